@@ -1,0 +1,18 @@
+"""Datasets: a registry of named, offline datasets and their windowing."""
+
+from seqlab.data.registry import DatasetInfo, get_dataset, list_datasets, load_dataset
+from seqlab.data.sequence_data import TASKS, Scaler, SequenceData, Split
+
+# Importing the modules registers their datasets.
+from seqlab.data import energy, synthetic  # noqa: E402,F401  isort: skip
+
+__all__ = [
+    "TASKS",
+    "DatasetInfo",
+    "Scaler",
+    "SequenceData",
+    "Split",
+    "get_dataset",
+    "list_datasets",
+    "load_dataset",
+]

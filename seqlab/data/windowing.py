@@ -1,0 +1,99 @@
+"""Windowing: lookback T, horizon H, chronological splits, scaling fitted on train."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from seqlab.data.sequence_data import Scaler, SequenceData, Split
+
+
+def split_points(n: int, val_fraction: float, test_fraction: float) -> tuple[int, int]:
+    """Row indices where validation and test begin (chronological, no shuffling)."""
+    for name, value in (("val_fraction", val_fraction), ("test_fraction", test_fraction)):
+        if not 0.0 < value < 0.5:
+            raise ValueError(f"{name} must lie in (0, 0.5), got {value}.")
+    test_start = int(round(n * (1.0 - test_fraction)))
+    val_start = int(round(n * (1.0 - test_fraction - val_fraction)))
+    return val_start, test_start
+
+
+def make_windows(
+    values: np.ndarray,
+    target: np.ndarray,
+    lookback: int,
+    horizon: int,
+    first_origin: int,
+    last_origin: int,
+    stride: int = 1,
+) -> Split:
+    """Cut ``(x, y)`` windows whose first target step lies in ``[first_origin, last_origin]``.
+
+    ``x[i] = values[o - T : o]`` and ``y[i] = target[o : o + H]`` for origin ``o``.
+    Inputs may reach back into the previous split; targets never leave their own.
+    """
+    origins = np.arange(max(first_origin, lookback), last_origin + 1, stride)
+    # (N, T) index grid -> (N, T, F) windows without a Python loop over windows.
+    x = values[origins[:, None] + np.arange(-lookback, 0)[None, :]]
+    y = target[origins[:, None] + np.arange(horizon)[None, :]]
+    return Split(x.astype("float32"), y.astype("float32"), origins)
+
+
+def window_forecast_frame(
+    name: str,
+    frame: pd.DataFrame,
+    target: str,
+    exogenous: tuple[str, ...],
+    units: dict[str, str],
+    lookback: int,
+    horizon: int,
+    stride: int,
+    val_fraction: float,
+    test_fraction: float,
+    seasons: dict[str, int],
+    options: dict,
+) -> SequenceData:
+    """Turn a time-indexed frame into a forecasting ``SequenceData``."""
+    for arg, value in (("lookback", lookback), ("horizon", horizon), ("stride", stride)):
+        if int(value) != value or value < 1:
+            raise ValueError(f"{arg} must be a positive integer, got {value!r}.")
+    missing = [c for c in (target, *exogenous) if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"Columns {missing} are not in the data; available columns: {list(frame.columns)}."
+        )
+    features = (target, *exogenous)
+    values = frame.loc[:, list(features)].to_numpy(dtype="float64")
+    if not np.isfinite(values).all():
+        bad = int((~np.isfinite(values)).any(axis=1).sum())
+        raise ValueError(
+            f"{bad} rows contain NaN or infinite values; fill or drop them before training."
+        )
+    n = len(frame)
+    val_start, test_start = split_points(n, val_fraction, test_fraction)
+    shortest = min(val_start, test_start - val_start, n - test_start)
+    if lookback + horizon > shortest:
+        raise ValueError(
+            f"lookback + horizon = {lookback + horizon} steps is longer than the shortest split "
+            f"({shortest} of {n} rows); choose a shorter lookback or horizon."
+        )
+    target_values = values[:, 0]
+    splits = {
+        "train": make_windows(values, target_values, lookback, horizon, 0, val_start - horizon, stride),
+        "val": make_windows(values, target_values, lookback, horizon, val_start, test_start - horizon, stride),
+        "test": make_windows(values, target_values, lookback, horizon, test_start, n - horizon, stride),
+    }
+    return SequenceData(
+        name=name,
+        task="forecast",
+        frame=frame,
+        features=features,
+        target=target,
+        units=units,
+        lookback=int(lookback),
+        horizon=int(horizon),
+        splits=splits,
+        scaler=Scaler.fit(values[:val_start]),
+        seasons={k: v for k, v in seasons.items() if v < n},
+        options=options,
+    )

@@ -1,0 +1,6 @@
+"""Forecasting: metrics and baselines on the same test split as the model."""
+
+from seqlab.forecasting.baselines import baseline_forecasts
+from seqlab.forecasting.metrics import forecast_metrics
+
+__all__ = ["baseline_forecasts", "forecast_metrics"]

@@ -1,0 +1,84 @@
+"""The architecture registry, keyed by task kind.
+
+An architecture is a named builder ``(data, **options) -> keras.Model`` with
+default hyper-parameters. The app and the CLI offer only the architectures
+whose task matches the dataset's, and validate options against the defaults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import keras
+
+from seqlab.data.sequence_data import TASKS, SequenceData
+
+
+@dataclass(frozen=True)
+class Architecture:
+    name: str
+    title: str
+    tasks: tuple[str, ...]
+    family: str
+    description: str
+    build: Callable[..., keras.Model]
+    defaults: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "tasks": list(self.tasks),
+            "family": self.family,
+            "description": self.description,
+            "options": dict(self.defaults),
+        }
+
+
+_REGISTRY: dict[str, Architecture] = {}
+
+
+def register_architecture(arch: Architecture) -> Architecture:
+    unknown = [t for t in arch.tasks if t not in TASKS]
+    if unknown:
+        raise ValueError(f"Unknown task(s) {unknown}; valid tasks: {', '.join(TASKS)}.")
+    _REGISTRY[arch.name] = arch
+    return arch
+
+
+def list_architectures(task: str | None = None) -> list[Architecture]:
+    if task is not None and task not in TASKS:
+        raise ValueError(f"Unknown task {task!r}; valid tasks: {', '.join(TASKS)}.")
+    return [a for a in _REGISTRY.values() if task is None or task in a.tasks]
+
+
+def get_architecture(name: str, task: str | None = None) -> Architecture:
+    if name not in _REGISTRY:
+        raise ValueError(
+            f"Unknown model {name!r}; valid models: {', '.join(sorted(_REGISTRY))}."
+        )
+    arch = _REGISTRY[name]
+    if task is not None and task not in arch.tasks:
+        fitting = ", ".join(a.name for a in list_architectures(task))
+        raise ValueError(
+            f"Model {name!r} does not fit a {task!r} task; models for {task!r}: {fitting}."
+        )
+    return arch
+
+
+def resolve_model_options(name: str, options: dict | None) -> dict:
+    arch = get_architecture(name)
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(arch.defaults))
+    if unknown:
+        raise ValueError(
+            f"Unknown option(s) {unknown} for model {name!r}; valid options: "
+            f"{', '.join(sorted(arch.defaults))}."
+        )
+    return {**arch.defaults, **options}
+
+
+def build_model(name: str, data: SequenceData, options: dict | None = None) -> keras.Model:
+    arch = get_architecture(name, data.task)
+    return arch.build(data, **resolve_model_options(name, options))

@@ -1,0 +1,70 @@
+"""Training events: a plain function receives dicts; this callback produces them.
+
+Event types (all carry ``type``):
+    start: epochs, steps_per_epoch, device
+    batch: epoch, step, global_step, loss (the epoch's running mean, as Keras reports it),
+           batch_loss (that batch's own loss, recovered from consecutive running means), elapsed
+    epoch: epoch, loss, val_loss, and any other metric Keras logged, elapsed
+    status: message (e.g. "computing baselines")
+    end: status ("completed" or "cancelled"), run_id, path, metrics, baselines
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable
+
+import keras
+
+EventHandler = Callable[[dict], None]
+
+
+class EventCallback(keras.callbacks.Callback):
+    """Turns Keras callbacks into events, and a set ``cancel`` flag into a stop."""
+
+    def __init__(self, on_event: EventHandler, cancel: threading.Event | None = None):
+        super().__init__()
+        self.on_event = on_event
+        self.cancel = cancel
+        self.cancelled = False
+        self.history: dict[str, list] = {"batch": [], "epoch": []}
+        self._epoch = 0
+        self._global_step = 0
+        self._start = time.monotonic()
+
+    def _emit(self, event: dict) -> None:
+        self.history.setdefault(event["type"], []).append(event)
+        self.on_event(event)
+
+    def on_train_begin(self, logs=None):
+        self._start = time.monotonic()
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._epoch = epoch
+        self._previous_mean = 0.0
+
+    def on_train_batch_end(self, batch, logs=None):
+        mean = float(logs["loss"])
+        # Keras passes the running mean over the epoch; undo it to get this batch's loss.
+        batch_loss = (batch + 1) * mean - batch * self._previous_mean
+        self._previous_mean = mean
+        self._global_step += 1
+        self._emit(
+            {
+                "type": "batch",
+                "epoch": self._epoch + 1,
+                "step": batch + 1,
+                "global_step": self._global_step,
+                "loss": mean,
+                "batch_loss": batch_loss,
+                "elapsed": time.monotonic() - self._start,
+            }
+        )
+        if self.cancel is not None and self.cancel.is_set():
+            self.cancelled = True
+            self.model.stop_training = True
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = {k: float(v) for k, v in (logs or {}).items()}
+        self._emit({"type": "epoch", "epoch": epoch + 1, **logs, "elapsed": time.monotonic() - self._start})

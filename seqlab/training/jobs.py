@@ -1,0 +1,134 @@
+"""Background jobs: training off the caller's thread, with events and Cancel.
+
+One worker thread per ``JobManager`` runs jobs one at a time; further jobs
+wait in a queue. A job's events accumulate in a list that any thread may read
+from an index (``events_since``), so a UI can redraw without consuming them.
+Cancel sets a flag the training callback checks after every batch.
+"""
+
+from __future__ import annotations
+
+import itertools
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+
+# Import the heavy modules here, in the caller's thread: a first import inside
+# the worker thread races the app's own imports (STYLE.md, measured).
+from seqlab.runs import Run, RunStore
+from seqlab.training.experiment import run_experiment
+from seqlab.training.spec import ExperimentSpec
+
+STATUSES = ("queued", "running", "completed", "cancelled", "failed")
+_ids = itertools.count(1)
+
+
+@dataclass
+class Job:
+    spec: ExperimentSpec
+    job_id: int = field(default_factory=lambda: next(_ids))
+    status: str = "queued"
+    error: str | None = None
+    invalid: bool = False  # failed on a bad value (ValueError), not a crash
+    run: Run | None = None
+    created: float = field(default_factory=time.time)
+    started: float | None = None
+    finished: float | None = None
+    cancel_flag: threading.Event = field(default_factory=threading.Event)
+    _events: list = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add_event(self, event: dict) -> None:
+        with self._lock:
+            self._events.append(event)
+
+    def events_since(self, index: int = 0) -> list[dict]:
+        with self._lock:
+            return list(self._events[index:])
+
+    def cancel(self) -> None:
+        """Stop after the current batch (running) or never start (queued)."""
+        self.cancel_flag.set()
+
+    @property
+    def done(self) -> bool:
+        return self.status in ("completed", "cancelled", "failed")
+
+    def progress(self) -> dict:
+        """Fraction done and ETA in seconds, from the latest batch event."""
+        events = self.events_since()
+        start = next((e for e in events if e["type"] == "start"), None)
+        batch = next((e for e in reversed(events) if e["type"] == "batch"), None)
+        if start is None or batch is None:
+            return {"fraction": 0.0, "eta": None, "epoch": 0, "epochs": start["epochs"] if start else None}
+        total = start["epochs"] * start["steps_per_epoch"]
+        fraction = min(batch["global_step"] / total, 1.0)
+        eta = batch["elapsed"] / fraction * (1 - fraction) if fraction > 0 else None
+        return {"fraction": fraction, "eta": eta, "epoch": batch["epoch"], "epochs": start["epochs"]}
+
+
+class JobManager:
+    """Runs submitted specs one after another in a daemon worker thread."""
+
+    def __init__(self, store: RunStore | None = None):
+        self.store = store or RunStore()
+        self.jobs: list[Job] = []
+        self._queue: queue.Queue[Job] = queue.Queue()
+        self._worker: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, spec: ExperimentSpec) -> Job:
+        spec.resolved()  # refuse a bad spec now, in the caller, with its message
+        job = Job(spec)
+        with self._lock:
+            self.jobs.append(job)
+            self._queue.put(job)
+            if self._worker is None or not self._worker.is_alive():
+                self._worker = threading.Thread(target=self._work, name="seqlab-jobs", daemon=True)
+                self._worker.start()
+        return job
+
+    def active(self) -> Job | None:
+        """The running job, else the oldest queued one, else ``None``."""
+        for status in ("running", "queued"):
+            for job in self.jobs:
+                if job.status == status:
+                    return job
+        return None
+
+    def queued(self) -> list[Job]:
+        return [j for j in self.jobs if j.status == "queued"]
+
+    def _work(self) -> None:
+        while True:
+            try:
+                job = self._queue.get(timeout=1.0)
+            except queue.Empty:
+                return  # idle: let the thread end; submit() starts a new one
+            self._run(job)
+
+    def _run(self, job: Job) -> None:
+        if job.cancel_flag.is_set():
+            job.status, job.finished = "cancelled", time.time()
+            return
+        job.status, job.started = "running", time.time()
+        try:
+            job.run = run_experiment(job.spec, job.add_event, self.store, job.cancel_flag)
+            job.status = job.run.status
+        except Exception as err:  # reported to the UI, never raised in a thread
+            job.invalid = isinstance(err, ValueError)
+            job.error = str(err) if job.invalid else f"{type(err).__name__}: {err}"
+            job.status = "failed"
+            job.add_event({"type": "error", "message": job.error})
+        finally:
+            job.finished = time.time()
+
+    def wait(self, job: Job, timeout: float | None = None) -> Job:
+        """Block until ``job`` is done (for the CLI and tests)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not job.done:
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError(f"job {job.job_id} still {job.status} after {timeout} s")
+            time.sleep(0.05)
+        return job

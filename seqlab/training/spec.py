@@ -1,0 +1,121 @@
+"""ExperimentSpec: the one place hyper-parameters are decided.
+
+A plain, JSON-serialisable, frozen dataclass. The app and the CLI both build
+one; a run folder stores it, so every run can be reproduced from ``spec.json``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+
+from seqlab.data.registry import get_dataset, resolve_options
+from seqlab.models.registry import get_architecture, resolve_model_options
+
+OPTIMIZERS = ("adam", "adamw", "rmsprop", "sgd")
+
+
+@dataclass(frozen=True)
+class ExperimentSpec:
+    """What to train, on what, and how.
+
+    Attributes:
+        dataset: registry name of the dataset (``python -m seqlab datasets``).
+        model: registry name of the architecture (``python -m seqlab models``).
+        data_options: dataset options (lookback, horizon, ...); defaults filled by ``resolved``.
+        model_options: architecture hyper-parameters (units, layers, ...).
+        epochs, batch_size, optimizer, learning_rate: the training loop.
+        clip_norm: clip each gradient to this global norm (``None``: off).
+        early_stopping: patience in epochs on the validation loss (0: off);
+            the best weights are restored.
+        seed: seeds Python, NumPy and the backend.
+    """
+
+    dataset: str
+    model: str
+    data_options: dict = field(default_factory=dict)
+    model_options: dict = field(default_factory=dict)
+    epochs: int = 10
+    batch_size: int = 64
+    optimizer: str = "adam"
+    learning_rate: float = 1e-3
+    clip_norm: float | None = None
+    early_stopping: int = 0
+    seed: int = 0
+
+    @property
+    def task(self) -> str:
+        return get_dataset(self.dataset).task
+
+    def resolved(self) -> "ExperimentSpec":
+        """Check every field and fill the dataset's and model's defaults."""
+        _check_int("epochs", self.epochs, minimum=1)
+        _check_int("batch_size", self.batch_size, minimum=1)
+        _check_int("early_stopping", self.early_stopping, minimum=0)
+        _check_int("seed", self.seed, minimum=0)
+        if self.optimizer not in OPTIMIZERS:
+            raise ValueError(
+                f"Unknown optimizer {self.optimizer!r}; valid optimizers: {', '.join(OPTIMIZERS)}."
+            )
+        if not float(self.learning_rate) > 0:
+            raise ValueError(f"learning_rate must be > 0, got {self.learning_rate!r}.")
+        if self.clip_norm is not None and not float(self.clip_norm) > 0:
+            raise ValueError(f"clip_norm must be > 0 or None, got {self.clip_norm!r}.")
+        get_architecture(self.model, self.task)  # unknown or unfit model: clear message
+        return dataclasses.replace(
+            self,
+            data_options=resolve_options(self.dataset, self.data_options),
+            model_options=resolve_model_options(self.model, self.model_options),
+        )
+
+    def with_overrides(self, overrides: dict[str, object]) -> "ExperimentSpec":
+        """Apply ``key=value`` pairs: a spec field, a data option or a model option.
+
+        String values (from ``--set key=value``) are parsed as JSON when they can
+        be (``3``, ``0.5``, ``null``, ``true``), else kept as strings.
+        """
+        fields = {f.name for f in dataclasses.fields(self)} - {"data_options", "model_options"}
+        data_keys = set(get_dataset(self.dataset).defaults)
+        model_keys = set(get_architecture(self.model).defaults)
+        top, data, model = {}, dict(self.data_options), dict(self.model_options)
+        for key, value in overrides.items():
+            value = parse_value(value)
+            if key in fields:
+                top[key] = value
+            elif key in data_keys:
+                data[key] = value
+            elif key in model_keys:
+                model[key] = value
+            else:
+                valid = sorted(fields | data_keys | model_keys)
+                raise ValueError(f"Unknown setting {key!r}; valid settings: {', '.join(valid)}.")
+        return dataclasses.replace(self, data_options=data, model_options=model, **top)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, values: dict) -> "ExperimentSpec":
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ValueError(f"Unknown spec field(s) {unknown}; valid fields: {', '.join(sorted(known))}.")
+        return cls(**values)
+
+
+def parse_value(value):
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError:
+        return value
+
+
+def _check_int(name: str, value, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}.")

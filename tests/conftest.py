@@ -1,0 +1,32 @@
+"""Shared fixtures: a temporary run store, seeding, and one small trained run."""
+
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import keras  # noqa: E402
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _seed():
+    keras.utils.set_random_seed(0)
+
+
+@pytest.fixture
+def runs_dir(tmp_path, monkeypatch):
+    """An empty run store that the code under test finds through the environment."""
+    root = tmp_path / "runs"
+    monkeypatch.setenv("SEQLAB_RUNS_DIR", str(root))
+    return root
+
+
+@pytest.fixture(scope="session")
+def trained_run(tmp_path_factory):
+    """One tiny finished run (sine, MLP, 1 epoch), shared by read-only tests."""
+    from seqlab.runs import RunStore
+    from seqlab.training import ExperimentSpec, run_experiment
+
+    store = RunStore(tmp_path_factory.mktemp("shared_runs"))
+    spec = ExperimentSpec("sine", "mlp", model_options={"units": 8, "layers": 1}, epochs=1, batch_size=128)
+    return run_experiment(spec, store=store)

@@ -1,0 +1,44 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+from seqlab.data import get_dataset, list_datasets, load_dataset
+
+
+def test_registry_lists_forecast_datasets_with_provenance():
+    names = {d.name for d in list_datasets("forecast")}
+    assert {"energy", "sine"} <= names
+    for info in list_datasets():
+        assert info.description and info.source and info.licence and info.title
+
+
+def test_unknown_names_list_the_valid_ones():
+    with pytest.raises(ValueError, match="valid datasets: .*energy"):
+        get_dataset("nope")
+    with pytest.raises(ValueError, match="valid options: .*lookback"):
+        load_dataset("sine", lookbak=3)
+    with pytest.raises(ValueError, match="valid tasks"):
+        list_datasets("dance")
+
+
+def test_energy_is_the_lecture_example():
+    data = load_dataset("energy")
+    frame = data.frame
+    assert len(frame) == 17520
+    assert isinstance(frame.index, pd.DatetimeIndex)
+    assert frame.index[0] == pd.Timestamp("2014-01-01 00:00")
+    assert frame.index[1] - frame.index[0] == pd.Timedelta("30min")
+    assert data.features == ("Demand", "Temperature", "WorkDay")
+    assert data.units["Demand"] == "GW"
+    assert (data.lookback, data.horizon) == (96, 48)
+    assert data.seasons == {"day": 48, "week": 336}
+    assert set(np.unique(frame["WorkDay"])) == {0.0, 1.0}
+    assert "unit" in data.summary().columns
+
+
+def test_sine_is_seeded_and_options_reach_the_generator():
+    a = load_dataset("sine", seed=1, length=300, lookback=20, horizon=5)
+    b = load_dataset("sine", seed=1, length=300, lookback=20, horizon=5)
+    np.testing.assert_array_equal(a.frame["y"], b.frame["y"])
+    assert len(a.frame) == 300 and a.splits["train"].x.shape[1:] == (20, 1)
+    assert not np.array_equal(a.frame["y"], load_dataset("sine", seed=2, length=300, lookback=20).frame["y"])

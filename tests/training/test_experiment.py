@@ -1,0 +1,71 @@
+import json
+import threading
+
+import numpy as np
+import pytest
+
+from seqlab.runs import RunStore
+from seqlab.training import ExperimentSpec, run_experiment
+
+TINY = dict(model_options={"units": 4}, data_options={"length": 400, "lookback": 12, "horizon": 4}, batch_size=32)
+
+
+def test_run_folder_holds_everything(trained_run):
+    files = {p.name for p in trained_run.path.iterdir()}
+    assert {"spec.json", "meta.json", "metrics.json", "history.json", "predictions.npz",
+            "model.keras", "savedmodel"} <= files
+    meta = trained_run.meta
+    assert meta["status"] == "completed" and meta["task"] == "forecast"
+    assert meta["features"] == ["y"] and meta["lookback"] == 50 and meta["horizon"] == 10
+    assert meta["device"].startswith(("CPU", "1× GPU")) and "tensorflow" in meta["versions"]
+    assert set(trained_run.metrics["model"]) == {"mae", "rmse", "mape"}
+    assert {"naive", "seasonal_naive_period"} <= set(trained_run.metrics["baselines"])
+    assert len(trained_run.history["batch"]) > 1 and len(trained_run.history["epoch"]) == 1
+    predictions = trained_run.predictions()
+    assert predictions["y_pred"].shape == predictions["y_true"].shape
+
+
+def test_metrics_are_computed_from_the_stored_predictions(trained_run):
+    p = trained_run.predictions()
+    mae = float(np.mean(np.abs(p["y_pred"].astype("float64") - p["y_true"])))
+    assert trained_run.metrics["model"]["mae"] == pytest.approx(mae, rel=1e-5)
+
+
+def test_events_and_batch_loss_recovery(runs_dir):
+    events = []
+    run_experiment(ExperimentSpec("sine", "mlp", epochs=2, **TINY), on_event=events.append)
+    kinds = [e["type"] for e in events]
+    assert kinds[0] == "start" and kinds[-1] == "end" and kinds.count("epoch") == 2
+    batches = [e for e in events if e["type"] == "batch" and e["epoch"] == 1]
+    # The running mean of the recovered batch losses is what Keras reported.
+    running = np.cumsum([b["batch_loss"] for b in batches]) / np.arange(1, len(batches) + 1)
+    np.testing.assert_allclose(running, [b["loss"] for b in batches], rtol=1e-4)
+    assert RunStore().list()[0].run_id == events[-1]["run_id"]
+
+
+def test_training_learns_the_sine(runs_dir):
+    spec = ExperimentSpec("sine", "mlp", epochs=20, learning_rate=1e-2, **TINY)
+    run = run_experiment(spec.with_overrides({"units": 16}))
+    # The noise (sd 0.1) bounds any forecast's MAE near 0.08; naive is far worse.
+    assert run.metrics["model"]["mae"] < 0.5 * run.metrics["baselines"]["naive"]["mae"]
+
+
+def test_cancel_writes_a_consistent_cancelled_run(runs_dir):
+    cancel = threading.Event()
+    cancel.set()  # stop after the very first batch
+    run = run_experiment(ExperimentSpec("sine", "gru", epochs=50, **TINY), cancel=cancel)
+    assert run.status == "cancelled" and run.meta["epochs_run"] == 1
+    assert len(run.history["batch"]) == 1
+    assert json.loads((run.path / "meta.json").read_text())["status"] == "cancelled"
+
+
+def test_same_seed_same_result(runs_dir):
+    a = run_experiment(ExperimentSpec("sine", "lstm", epochs=1, seed=3, **TINY))
+    b = run_experiment(ExperimentSpec("sine", "lstm", epochs=1, seed=3, **TINY))
+    assert a.metrics["model"]["mae"] == pytest.approx(b.metrics["model"]["mae"], rel=1e-5)
+
+
+def test_a_bad_spec_fails_before_anything_is_written(runs_dir):
+    with pytest.raises(ValueError, match="longer than the shortest split"):
+        run_experiment(ExperimentSpec("sine", "mlp", data_options={"lookback": 5000}))
+    assert not runs_dir.exists() or not any(runs_dir.iterdir())

@@ -1,0 +1,46 @@
+import json
+
+import pytest
+
+from seqlab.training import ExperimentSpec
+
+
+def test_spec_round_trips_through_json():
+    spec = ExperimentSpec("energy", "lstm", data_options={"lookback": 48}, clip_norm=1.0).resolved()
+    again = ExperimentSpec.from_dict(json.loads(spec.to_json()))
+    assert again == spec
+    assert spec.data_options["horizon"] == 48 and spec.model_options["units"] == 64
+    assert spec.task == "forecast"
+
+
+def test_overrides_route_to_field_data_and_model_options():
+    spec = ExperimentSpec("sine", "gru").with_overrides(
+        {"epochs": "3", "lookback": "20", "units": "16", "clip_norm": "0.5", "optimizer": "sgd"}
+    )
+    assert spec.epochs == 3 and spec.clip_norm == 0.5 and spec.optimizer == "sgd"
+    assert spec.data_options == {"lookback": 20} and spec.model_options == {"units": 16}
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"epochs": -1}, "epochs must be an integer >= 1"),
+        ({"batch_size": 0}, "batch_size"),
+        ({"learning_rate": 0}, "learning_rate must be > 0"),
+        ({"clip_norm": -2.0}, "clip_norm"),
+        ({"optimizer": "adamax"}, "valid optimizers: adam"),
+        ({"model": "nope"}, "valid models"),
+        ({"dataset": "nope"}, "valid datasets"),
+        ({"data_options": {"lookbak": 3}}, "valid options: .*lookback"),
+        ({"model_options": {"unit": 3}}, "valid options: .*units"),
+    ],
+)
+def test_bad_specs_are_refused_with_the_valid_choices(changes, message):
+    values = {"dataset": "sine", "model": "lstm", **changes}
+    with pytest.raises(ValueError, match=message):
+        ExperimentSpec(**values).resolved()
+
+
+def test_unknown_setting_lists_valid_settings():
+    with pytest.raises(ValueError, match="valid settings: .*lookback.*units"):
+        ExperimentSpec("sine", "lstm").with_overrides({"colour": "red"})
