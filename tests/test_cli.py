@@ -1,0 +1,94 @@
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from seqlab.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_datasets_and_models_as_json(capsys):
+    code, out, _ = run_cli(capsys, "datasets", "--task", "forecast", "--json")
+    assert code == 0 and {"energy", "sine"} <= {d["name"] for d in json.loads(out)}
+    code, out, _ = run_cli(capsys, "models", "--json", "--task", "forecast")
+    models = {m["name"]: m for m in json.loads(out)}
+    assert {"lstm", "gru", "mlp"} <= set(models) and models["lstm"]["options"]["units"] == 64
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["train", "--dataset", "nope", "--model", "lstm"], "valid datasets"),
+        (["train", "--dataset", "sine", "--model", "nope"], "valid models"),
+        (["train", "--dataset", "sine", "--model", "lstm", "--epochs", "-3"], "epochs"),
+        (["train", "--dataset", "sine", "--model", "lstm", "--set", "colour=red"], "valid settings"),
+        (["train", "--dataset", "sine", "--model", "lstm", "--set", "units"], "KEY=VALUE"),
+        (["train", "--dataset", "sine", "--model", "lstm", "--set", "lookback=99999"], "lookback"),
+        (["runs", "--runs-dir", "/nonexistent/x"], None),
+        (["export", "nope", "--format", "zip", "--to", "/tmp/x.zip"], "Unknown run"),
+    ],
+)
+def test_bad_names_and_values_exit_2_with_one_line(capsys, runs_dir, argv, message):
+    code, out, err = run_cli(capsys, *argv)
+    if message is None:  # an empty store is not an error
+        assert code == 0 and "no runs" in out
+        return
+    assert code == 2, err
+    assert err.startswith("error: ") and message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_argparse_rejects_unknown_choices(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["export", "x", "--format", "onnx", "--to", "y"])
+    assert exit_info.value.code == 2
+
+
+def test_runs_export_predict_on_a_trained_run(capsys, trained_run, tmp_path):
+    store = tmp_path / "store"
+    shutil.copytree(trained_run.path, store / trained_run.run_id)
+    code, out, _ = run_cli(capsys, "runs", "--json", "--runs-dir", str(store))
+    assert code == 0 and json.loads(out)[0]["run_id"] == trained_run.run_id
+
+    code, out, _ = run_cli(capsys, "export", trained_run.run_id, "--format", "keras",
+                           "--to", str(tmp_path / "m.keras"), "--runs-dir", str(store))
+    assert code == 0 and (tmp_path / "m.keras").is_file()
+
+    csv = tmp_path / "recent.csv"
+    pd.DataFrame({"y": np.sin(np.arange(60) / 8.0)}).to_csv(csv, index=False)
+    code, out, _ = run_cli(capsys, "predict", trained_run.run_id, "--input", str(csv), "--json",
+                           "--runs-dir", str(store))
+    assert code == 0 and len(json.loads(out.splitlines()[-1])["forecast"]) == 10
+
+    csv.write_text("y\n\x00\x01,,,\n")
+    code, _, err = run_cli(capsys, "predict", trained_run.run_id, "--input", str(csv), "--runs-dir", str(store))
+    assert code == 2 and err.startswith("error: ")
+
+
+def test_train_end_to_end_in_a_subprocess(tmp_path):
+    """The contract scripts rely on: progress on stderr, one JSON object as the last stdout line."""
+    env = {**os.environ, "SEQLAB_RUNS_DIR": str(tmp_path / "runs"), "PYTHONPATH": str(REPO)}
+    out = subprocess.run(
+        [sys.executable, "-m", "seqlab", "train", "--dataset", "sine", "--model", "gru", "--epochs", "2",
+         "--set", "units=4", "--set", "length=400", "--set", "lookback=12", "--set", "horizon=4", "--json"],
+        capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert {"run_id", "path", "metrics", "baselines"} <= set(result)
+    assert Path(result["path"], "savedmodel", "saved_model.pb").is_file()
+    assert "epoch 2/2" in out.stderr and "%" in out.stderr
+    assert "oneDNN" not in out.stderr  # TensorFlow's start-up chatter is muted
