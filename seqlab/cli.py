@@ -1,8 +1,8 @@
 """The command line: ``python -m seqlab <command> ...``.
 
-Commands: datasets, models, train, runs, export, predict. Errors in names or
-values exit with code 2 and one line on stderr, never a traceback. With
-``--json`` the last line on stdout is one JSON object (or list).
+Commands: datasets, models, presets, train, runs, export, predict. Errors in
+names or values exit with code 2 and one line on stderr, never a traceback.
+With ``--json`` the last line on stdout is one JSON object (or list).
 """
 
 from __future__ import annotations
@@ -32,13 +32,17 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, parents=[common], help=helptext)
         p.add_argument("--task", choices=TASKS, help="only those for this task kind")
 
-    p = sub.add_parser("train", parents=[common, store], help="train a model and write a run")
-    p.add_argument("--dataset", required=True)
-    p.add_argument("--model", required=True)
+    sub.add_parser("presets", parents=[common], help="list the named lessons (train them with --preset)")
+
+    p = sub.add_parser("train", parents=[common, store], help="train a model (or a preset's models) and write runs")
+    p.add_argument("--dataset")
+    p.add_argument("--model")
+    p.add_argument("--preset", help="train every spec of this preset instead of --dataset/--model")
     p.add_argument("--epochs", type=int)
     p.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE",
-        help="a spec field, data option or model option, e.g. --set units=32 --set lookback=48",
+        help="a spec field, data option or model option, e.g. --set units=32 --set lookback=48 "
+        "(with --preset: applied to each of its specs)",
     )
 
     sub.add_parser("runs", parents=[common, store], help="list saved runs")
@@ -84,16 +88,55 @@ def cmd_models(args) -> int:
     return 0
 
 
+def cmd_presets(args) -> int:
+    from seqlab.training.presets import PRESETS
+
+    rows = [p.as_dict() for p in PRESETS.values()]
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        for p in rows:
+            models = ", ".join(f"{s['model']} on {s['dataset']}" for s in p["specs"])
+            print(f"{p['name']:<24} {p['title']}\n{'':<24} {models}")
+    return 0
+
+
 def cmd_train(args) -> int:
-    from seqlab.cli_progress import ProgressBar
     from seqlab.training import ExperimentSpec
     from seqlab.training.jobs import JobManager
+    from seqlab.training.presets import get_preset
 
+    if args.preset is not None and (args.dataset or args.model):
+        raise ValueError("--preset replaces --dataset and --model; give one or the other.")
+    if args.preset is None and not (args.dataset and args.model):
+        raise ValueError("give --dataset and --model, or --preset NAME (list them: python -m seqlab presets).")
     overrides = dict(parse_assignment(s) for s in args.set)
     if args.epochs is not None:
         overrides["epochs"] = args.epochs
-    spec = ExperimentSpec(args.dataset, args.model).with_overrides(overrides).resolved()
+    if args.preset is None:
+        specs = [ExperimentSpec(args.dataset, args.model)]
+    else:
+        specs = list(get_preset(args.preset).specs)
+    # Check every spec before the first one trains.
+    specs = [spec.with_overrides(overrides).resolved() for spec in specs]
     manager = JobManager(RunStore(args.runs_dir))
+    results = []
+    for spec in specs:
+        result = train_one(manager, spec, args.json)
+        if isinstance(result, int):  # failed: its exit code
+            return result
+        results.append(result)
+        if result["status"] == "cancelled":  # Ctrl-C stops the whole preset
+            break
+    if args.json:
+        print(json.dumps(results[0] if args.preset is None else {"preset": args.preset, "runs": results}))
+    return 0
+
+
+def train_one(manager, spec, quiet: bool) -> dict | int:
+    """Train ``spec`` with a progress bar on stderr: the result, or an exit code on failure."""
+    from seqlab.cli_progress import ProgressBar
+
     job = manager.submit(spec)
     bar = ProgressBar(sys.stderr)
     seen = 0
@@ -111,19 +154,17 @@ def cmd_train(args) -> int:
         print(f"error: {job.error}", file=sys.stderr)
         return EXIT_USAGE if job.invalid else 1
     run = job.run
-    result = {
+    if not quiet:
+        print(f"run {run.run_id} ({run.status}) written to {run.path}")
+        print(format_metrics(run.metrics))
+    return {
         "run_id": run.run_id,
         "path": str(run.path),
         "status": run.status,
+        "task": run.meta["task"],
         "metrics": run.metrics["model"],
         "baselines": run.metrics["baselines"],
     }
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(f"run {run.run_id} ({run.status}) written to {run.path}")
-        print(format_metrics(run.metrics))
-    return 0
 
 
 def cmd_runs(args) -> int:
@@ -136,8 +177,8 @@ def cmd_runs(args) -> int:
     if not runs:
         print(f"no runs in {store.root}; train one with: python -m seqlab train --dataset energy --model lstm")
     for r in runs:
-        m = r.metrics["model"]
-        print(f"{r.run_id:<40} {r.status:<10} MAE {m['mae']:.4g}  RMSE {m['rmse']:.4g}  MAPE {m['mape']:.3g}%")
+        figures = "  ".join(f"{k} {v:.4g}" for k, v in r.metrics["model"].items())
+        print(f"{r.run_id:<40} {r.status:<10} {figures}")
     for name, reason in store.broken().items():
         print(f"warning: {name}: {reason}", file=sys.stderr)
     return 0
@@ -172,16 +213,19 @@ def parse_assignment(text: str) -> tuple[str, str]:
 
 
 def format_metrics(metrics: dict) -> str:
+    """The model and its baselines as rows, the task's metrics as columns."""
     rows = {"model": metrics["model"], **metrics["baselines"]}
-    lines = [f"{'':<22}{'MAE':>10}{'RMSE':>10}{'MAPE %':>10}"]
-    for name, m in rows.items():
-        lines.append(f"{name:<22}{m['mae']:>10.4f}{m['rmse']:>10.4f}{m['mape']:>10.2f}")
+    names = list(metrics["model"])
+    lines = [f"{'':<22}" + "".join(f"{n:>15}" for n in names)]
+    for row, m in rows.items():
+        lines.append(f"{row:<22}" + "".join(f"{m[n]:>15.4f}" for n in names))
     return "\n".join(lines)
 
 
 COMMANDS = {
     "datasets": cmd_datasets,
     "models": cmd_models,
+    "presets": cmd_presets,
     "train": cmd_train,
     "runs": cmd_runs,
     "export": cmd_export,

@@ -1,8 +1,10 @@
 """Export a run (SavedModel, .keras, zip) and serve its SavedModel.
 
-The SavedModel takes windows ``(N, T, F)`` in the data's own units, features in
-the order of ``meta.json["features"]``, and returns ``(N, H)`` forecasts. It
-serves in a process that never imports seqlab:
+The SavedModel takes sequences ``(N, T, F)`` in the data's own units, features
+in the order of ``meta.json["features"]``, and returns what the task predicts:
+``(N, H)`` forecasts or regression values, ``(N, C)`` class probabilities
+(classify), ``(N, T, C)`` per-step class probabilities (label; class names in
+``meta.json["classes"]``). It serves in a process that never imports seqlab:
 
     import tensorflow as tf
     served = tf.saved_model.load("saved_models/<run_id>/savedmodel")
@@ -70,7 +72,13 @@ def load_serving(path: str | Path):
 
 
 def windows_from_frame(run: Run, frame: pd.DataFrame) -> np.ndarray:
-    """The last ``lookback`` rows of ``frame`` as one window ``(1, T, F)``, checked."""
+    """The last ``lookback`` rows of ``frame`` as one window ``(1, T, F)``, checked (forecast runs)."""
+    task = run.meta.get("task", "forecast")
+    if task != "forecast":
+        raise ValueError(
+            f"Predicting from a table of recent rows needs a forecast run; run {run.run_id!r} is a {task} "
+            "run: load its SavedModel (load_serving) and call it on (N, T, F) sequences."
+        )
     features, lookback = run.meta["features"], run.meta["lookback"]
     missing = [c for c in features if c not in frame.columns]
     if missing:
@@ -92,7 +100,8 @@ def windows_from_frame(run: Run, frame: pd.DataFrame) -> np.ndarray:
 
 def predict_frame(run: Run, frame: pd.DataFrame) -> pd.DataFrame:
     """Forecast the ``horizon`` steps after the end of ``frame`` with the run's SavedModel."""
-    forecast = load_serving(run.savedmodel_path)(windows_from_frame(run, frame))[0]
+    windows = windows_from_frame(run, frame)  # check the input before loading the model
+    forecast = load_serving(run.savedmodel_path)(windows)[0]
     return pd.DataFrame({"step": np.arange(1, len(forecast) + 1), run.meta["target"]: forecast})
 
 

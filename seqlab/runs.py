@@ -6,7 +6,7 @@ A run folder holds::
     meta.json         task, status, input shape, feature order, units, device, versions, time
     metrics.json      {"model": {...}, "baselines": {"naive": {...}, ...}} on the test split
     history.json      per-batch and per-epoch losses
-    predictions.npz   test-split targets, model forecasts, baseline forecasts, origins
+    predictions.npz   test split: y_true, y_pred, origin, baseline_<name> (per task, see seqlab.tasks)
     model.keras       the Keras model (needs seqlab imported to load)
     savedmodel/       TensorFlow SavedModel, serves without seqlab
 

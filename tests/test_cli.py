@@ -37,6 +37,11 @@ def test_datasets_and_models_as_json(capsys):
         (["train", "--dataset", "sine", "--model", "lstm", "--set", "colour=red"], "valid settings"),
         (["train", "--dataset", "sine", "--model", "lstm", "--set", "units"], "KEY=VALUE"),
         (["train", "--dataset", "sine", "--model", "lstm", "--set", "lookback=99999"], "lookback"),
+        (["train", "--dataset", "sine"], "--preset NAME"),
+        (["train", "--preset", "adding-elman-vs-gates", "--model", "lstm"], "--preset replaces"),
+        (["train", "--preset", "nope"], "valid presets"),
+        (["train", "--preset", "esn-mackey-glass", "--set", "length_T=5"], "valid settings"),
+        (["train", "--dataset", "digits", "--model", "esn"], "does not fit a 'classify' task"),
         (["runs", "--runs-dir", "/nonexistent/x"], None),
         (["export", "nope", "--format", "zip", "--to", "/tmp/x.zip"], "Unknown run"),
     ],
@@ -92,3 +97,17 @@ def test_train_end_to_end_in_a_subprocess(tmp_path):
     assert Path(result["path"], "savedmodel", "saved_model.pb").is_file()
     assert "epoch 2/2" in out.stderr and "%" in out.stderr
     assert "oneDNN" not in out.stderr  # TensorFlow's start-up chatter is muted
+
+
+def test_presets_listed_and_trained_with_overrides(capsys, runs_dir):
+    code, out, _ = run_cli(capsys, "presets", "--json")
+    presets = {p["name"]: p for p in json.loads(out)}
+    assert code == 0 and [s["model"] for s in presets["adding-elman-vs-gates"]["specs"]] == ["simple_rnn", "lstm", "gru"]
+    code, out, err = run_cli(capsys, "train", "--preset", "adding-elman-vs-gates", "--epochs", "1",
+                             "--set", "samples=40", "--set", "length_T=4", "--set", "units=2", "--json")
+    assert code == 0, err
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["preset"] == "adding-elman-vs-gates" and len(result["runs"]) == 3
+    assert {r["task"] for r in result["runs"]} == {"regress"} and "mse" in result["runs"][0]["metrics"]
+    code, out, _ = run_cli(capsys, "runs")
+    assert code == 0 and "mse" in out

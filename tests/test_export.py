@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from seqlab.export import export_run, load_serving, predict_frame, windows_from_frame
+from seqlab.runs import Run
 
 
 def test_savedmodel_serves_in_a_fresh_process_without_seqlab(trained_run, tmp_path):
@@ -69,3 +70,9 @@ def test_a_corrupt_savedmodel_is_explained(tmp_path):
     (tmp_path / "saved_model.pb").write_bytes(b"garbage")
     with pytest.raises(ValueError, match="not a readable SavedModel"):
         load_serving(tmp_path)
+
+
+def test_predict_from_rows_refuses_runs_that_are_not_forecasts(tmp_path):
+    run = Run("r1", tmp_path, spec={}, meta={"task": "classify", "features": ["a"], "lookback": 2}, metrics={})
+    with pytest.raises(ValueError, match="needs a forecast run; run 'r1' is a classify run"):
+        predict_frame(run, pd.DataFrame({"a": [1.0, 2.0]}))

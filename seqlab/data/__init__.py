@@ -4,7 +4,7 @@ from seqlab.data.registry import DatasetInfo, get_dataset, list_datasets, load_d
 from seqlab.data.sequence_data import TASKS, Scaler, SequenceData, Split
 
 # Importing the modules registers their datasets.
-from seqlab.data import energy, synthetic  # noqa: E402,F401  isort: skip
+from seqlab.data import adding, copy_task, digits, energy, mackey_glass, synthetic  # noqa: E402,F401  isort: skip
 
 __all__ = [
     "TASKS",

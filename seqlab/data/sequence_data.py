@@ -7,16 +7,21 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-TASKS = ("forecast", "classify", "label", "language", "translate")
+# forecast: windows of one series -> the next H values; regress: a sequence -> real values
+# (many-to-one); classify: a sequence -> one class (many-to-one); label: a class at every
+# step (many-to-many aligned); language and translate: text models.
+TASKS = ("forecast", "regress", "classify", "label", "language", "translate")
 
 
 @dataclass(frozen=True)
 class Split:
     """One chronological split of windows.
 
-    ``x`` is ``(N, T, F)`` in the data's own units, ``y`` is ``(N, H)`` for a
-    forecast (or ``(N,)`` class ids), ``origin`` the row of the frame at which
-    each window's first target step lies (used by baselines and plots).
+    ``x`` is ``(N, T, F)`` in the data's own units; ``y`` is ``(N, H)`` for a
+    forecast or a regression, ``(N,)`` class ids for classify, ``(N, T)`` class
+    ids for label. ``origin`` is, for a forecast, the row of the frame at which
+    each window's first target step lies (used by baselines and plots); for
+    independent sequences, the sample number (level ``sample`` of the frame).
     """
 
     x: np.ndarray
@@ -40,6 +45,11 @@ class Scaler:
         # A constant column (e.g. a flag that never changes in train) must not divide by 0.
         return cls(values.mean(axis=0), np.where(std > 0, std, 1.0))
 
+    @classmethod
+    def identity(cls, features: int) -> "Scaler":
+        """No scaling: for inputs already in a unit range (one-hot symbols, the adding problem)."""
+        return cls(np.zeros(features), np.ones(features))
+
     def to_dict(self) -> dict:
         return {"mean": self.mean.tolist(), "std": self.std.tolist()}
 
@@ -51,17 +61,24 @@ class SequenceData:
     Attributes:
         name: registry name of the dataset.
         task: one of ``TASKS``.
-        frame: the raw series, one row per time step, index = time.
+        frame: the raw data, one row per time step: for a forecast the series
+            (index = time); for independent sequences a long table indexed by
+            ``(sample, t)`` with the features and the target (a per-sequence
+            target repeated on the sequence's rows).
         features: input feature order (target first for a forecast).
-        target: the column to predict (forecast tasks).
+        target: the column to predict.
         units: column -> unit string, for axes.
-        lookback: T, the number of past steps the model sees.
-        horizon: H, the number of future steps it predicts.
+        lookback: T, the number of steps the model sees (the sequence length
+            for independent sequences).
+        horizon: H, the number of future steps a forecast predicts; for the
+            other tasks, the outputs per sequence (regress: values, classify: 1,
+            label: T).
         seasons: season name -> period in steps (``{"day": 48, "week": 336}``),
             for seasonal-naive baselines.
         splits: ``"train"``, ``"val"``, ``"test"`` -> ``Split``.
         scaler: fitted on the training rows, over ``features``.
         options: the resolved loader options, for the run's spec.
+        classes: class names, index = class id (classify and label tasks).
     """
 
     name: str
@@ -76,6 +93,7 @@ class SequenceData:
     scaler: Scaler
     seasons: dict[str, int] = field(default_factory=dict)
     options: dict = field(default_factory=dict)
+    classes: tuple[str, ...] = ()
 
     @property
     def target_index(self) -> int:

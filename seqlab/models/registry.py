@@ -2,7 +2,12 @@
 
 An architecture is a named builder ``(data, **options) -> keras.Model`` with
 default hyper-parameters. The app and the CLI offer only the architectures
-whose task matches the dataset's, and validate options against the defaults.
+whose task matches the dataset's, and validate options against the defaults
+(and against ``choices`` where an option takes one of a few names).
+
+Most architectures are trained by gradient descent (``run_experiment`` calls
+``model.fit``); one that is fitted another way, such as the echo state
+network's closed-form ridge readout, declares its own ``fit``.
 """
 
 from __future__ import annotations
@@ -17,6 +22,17 @@ from seqlab.data.sequence_data import TASKS, SequenceData
 
 @dataclass(frozen=True)
 class Architecture:
+    """A named model builder.
+
+    Attributes:
+        build: ``(data, **options) -> keras.Model``.
+        defaults: every option with its default value.
+        choices: option -> its valid values, for options that name one of a few.
+        fit: ``(model, data, spec, callbacks) -> None`` when the model is not
+            trained by gradient descent; it must drive ``callbacks`` like
+            ``model.fit`` does (train/epoch/batch begin and end, with logs).
+    """
+
     name: str
     title: str
     tasks: tuple[str, ...]
@@ -24,6 +40,8 @@ class Architecture:
     description: str
     build: Callable[..., keras.Model]
     defaults: dict = field(default_factory=dict)
+    choices: dict = field(default_factory=dict)
+    fit: Callable | None = None
 
     def as_dict(self) -> dict:
         return {
@@ -33,6 +51,8 @@ class Architecture:
             "family": self.family,
             "description": self.description,
             "options": dict(self.defaults),
+            "choices": {k: list(v) for k, v in self.choices.items()},
+            "fit": "closed form" if self.fit else "gradient descent",
         }
 
 
@@ -76,7 +96,13 @@ def resolve_model_options(name: str, options: dict | None) -> dict:
             f"Unknown option(s) {unknown} for model {name!r}; valid options: "
             f"{', '.join(sorted(arch.defaults))}."
         )
-    return {**arch.defaults, **options}
+    resolved = {**arch.defaults, **options}
+    for key, valid in arch.choices.items():
+        if resolved[key] not in valid:
+            raise ValueError(
+                f"{key} must be one of {', '.join(map(str, valid))} for model {name!r}, got {resolved[key]!r}."
+            )
+    return resolved
 
 
 def build_model(name: str, data: SequenceData, options: dict | None = None) -> keras.Model:

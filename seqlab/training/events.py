@@ -1,9 +1,12 @@
 """Training events: a plain function receives dicts; this callback produces them.
 
 Event types (all carry ``type``):
-    start: epochs, steps_per_epoch, device
+    start: epochs, steps_per_epoch, device (from the fit's parameters, whatever the fit:
+           ``model.fit``, truncated BPTT or a closed-form solve)
     batch: epoch, step, global_step, loss (the epoch's running mean, as Keras reports it),
-           batch_loss (that batch's own loss, recovered from consecutive running means), elapsed
+           batch_loss (that batch's own loss, recovered from consecutive running means),
+           grad_norm (the batch gradient's global norm before clipping; gradient training only),
+           elapsed
     epoch: epoch, loss, val_loss, and any other metric Keras logged, elapsed
     status: message (e.g. "computing baselines")
     end: status ("completed" or "cancelled"), run_id, path, metrics, baselines
@@ -23,10 +26,11 @@ EventHandler = Callable[[dict], None]
 class EventCallback(keras.callbacks.Callback):
     """Turns Keras callbacks into events, and a set ``cancel`` flag into a stop."""
 
-    def __init__(self, on_event: EventHandler, cancel: threading.Event | None = None):
+    def __init__(self, on_event: EventHandler, cancel: threading.Event | None = None, device: str = ""):
         super().__init__()
         self.on_event = on_event
         self.cancel = cancel
+        self.device = device
         self.cancelled = False
         self.history: dict[str, list] = {"batch": [], "epoch": []}
         self._epoch = 0
@@ -39,6 +43,15 @@ class EventCallback(keras.callbacks.Callback):
 
     def on_train_begin(self, logs=None):
         self._start = time.monotonic()
+        # Not kept in the history: it describes the run, not its progress.
+        self.on_event(
+            {
+                "type": "start",
+                "epochs": self.params["epochs"],
+                "steps_per_epoch": self.params["steps"],
+                "device": self.device,
+            }
+        )
 
     def on_epoch_begin(self, epoch, logs=None):
         self._epoch = epoch
@@ -50,21 +63,23 @@ class EventCallback(keras.callbacks.Callback):
         batch_loss = (batch + 1) * mean - batch * self._previous_mean
         self._previous_mean = mean
         self._global_step += 1
-        self._emit(
-            {
-                "type": "batch",
-                "epoch": self._epoch + 1,
-                "step": batch + 1,
-                "global_step": self._global_step,
-                "loss": mean,
-                "batch_loss": batch_loss,
-                "elapsed": time.monotonic() - self._start,
-            }
-        )
+        event = {
+            "type": "batch",
+            "epoch": self._epoch + 1,
+            "step": batch + 1,
+            "global_step": self._global_step,
+            "loss": mean,
+            "batch_loss": batch_loss,
+            "elapsed": time.monotonic() - self._start,
+        }
+        if "grad_norm" in logs:
+            event["grad_norm"] = float(logs["grad_norm"])
+        self._emit(event)
         if self.cancel is not None and self.cancel.is_set():
             self.cancelled = True
             self.model.stop_training = True
 
     def on_epoch_end(self, epoch, logs=None):
-        logs = {k: float(v) for k, v in (logs or {}).items()}
+        # grad_norm here would be the last batch's (Keras passes the last step's logs on): a batch fact.
+        logs = {k: float(v) for k, v in (logs or {}).items() if k != "grad_norm"}
         self._emit({"type": "epoch", "epoch": epoch + 1, **logs, "elapsed": time.monotonic() - self._start})

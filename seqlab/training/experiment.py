@@ -2,6 +2,9 @@
 
     spec --load_dataset--> SequenceData --build_model--> keras.Model --fit--> Run
 
+The fit is ``model.fit`` on the windows, truncated BPTT on the series
+(``spec.tbptt``), or the architecture's own (a closed-form solve); the task
+decides the loss, the metrics and the baselines (``seqlab.tasks``).
 Progress leaves only through ``on_event`` (see ``seqlab.training.events``);
 a set ``cancel`` flag stops training within one batch and the run is still
 written, marked ``cancelled``.
@@ -20,13 +23,14 @@ import numpy as np
 import tensorflow as tf
 
 import seqlab
-from seqlab.data import load_dataset
-from seqlab.forecasting import baseline_forecasts, forecast_metrics
-from seqlab.models import build_model
+from seqlab.data import SequenceData, load_dataset
+from seqlab.models import build_model, get_architecture
 from seqlab.runs import Run, RunStore, write_json
+from seqlab.tasks import get_task
 from seqlab.training.devices import device_name, distribution_strategy
 from seqlab.training.events import EventCallback, EventHandler
 from seqlab.training.spec import ExperimentSpec
+from seqlab.training.tbptt import tbptt_fit
 
 
 def make_optimizer(spec: ExperimentSpec) -> keras.optimizers.Optimizer:
@@ -36,7 +40,23 @@ def make_optimizer(spec: ExperimentSpec) -> keras.optimizers.Optimizer:
         "rmsprop": keras.optimizers.RMSprop,
         "sgd": keras.optimizers.SGD,
     }
-    return classes[spec.optimizer](learning_rate=spec.learning_rate, global_clipnorm=spec.clip_norm)
+    return classes[spec.optimizer](
+        learning_rate=spec.learning_rate, global_clipnorm=spec.clip_norm, clipvalue=spec.clip_value
+    )
+
+
+def gradient_fit(model: keras.Model, data: SequenceData, spec: ExperimentSpec, callbacks: list) -> None:
+    """Mini-batch gradient descent on the training windows (full BPTT through each window)."""
+    train, val = data.splits["train"], data.splits["val"]
+    model.fit(
+        train.x,
+        train.y,
+        validation_data=(val.x, val.y),
+        epochs=spec.epochs,
+        batch_size=spec.batch_size,
+        callbacks=callbacks,
+        verbose=0,
+    )
 
 
 def run_experiment(
@@ -58,38 +78,26 @@ def run_experiment(
             "use a shorter lookback or horizon, or a smaller stride."
         )
 
+    task = get_task(data.task)
     with distribution_strategy().scope():
         model = build_model(spec.model, data, spec.model_options)
-        model.compile(optimizer=make_optimizer(spec), loss="mse", metrics=["mae"])
+        model.compile(optimizer=make_optimizer(spec), loss=task.loss, metrics=list(task.metrics))
 
     device = device_name()
-    steps = int(np.ceil(len(train) / spec.batch_size))
-    emit({"type": "start", "epochs": spec.epochs, "steps_per_epoch": steps, "device": device})
-    events = EventCallback(emit, cancel)
+    events = EventCallback(emit, cancel, device)
     callbacks = [events]
     if spec.early_stopping:
         callbacks.append(
             keras.callbacks.EarlyStopping(patience=spec.early_stopping, restore_best_weights=True)
         )
+    fit = get_architecture(spec.model).fit or (tbptt_fit if spec.tbptt else gradient_fit)
     started = time.monotonic()
-    model.fit(
-        train.x,
-        train.y,
-        validation_data=(val.x, val.y),
-        epochs=spec.epochs,
-        batch_size=spec.batch_size,
-        callbacks=callbacks,
-        verbose=0,
-    )
+    fit(model, data, spec, callbacks)
     train_seconds = time.monotonic() - started
 
     emit({"type": "status", "message": "evaluating on the test split against the baselines"})
-    forecast = model.predict(test.x, batch_size=256, verbose=0)
-    baselines = baseline_forecasts(data.target_series, test.origin, data.horizon, data.seasons)
-    metrics = {
-        "model": forecast_metrics(test.y, forecast),
-        "baselines": {name: forecast_metrics(test.y, f) for name, f in baselines.items()},
-    }
+    evaluation = task.evaluate(data, model.predict(test.x, batch_size=256, verbose=0))
+    metrics = evaluation.metrics
     status = "cancelled" if events.cancelled else "completed"
     meta = {
         "task": data.task,
@@ -102,6 +110,7 @@ def run_experiment(
         "units": data.units,
         "lookback": data.lookback,
         "horizon": data.horizon,
+        **({"classes": list(data.classes)} if data.classes else {}),
         "epochs_run": len(events.history["epoch"]),
         "train_seconds": round(train_seconds, 2),
         "parameters": int(model.count_params()),
@@ -120,13 +129,7 @@ def run_experiment(
         write_json(folder / "meta.json", meta)
         write_json(folder / "metrics.json", metrics)
         write_json(folder / "history.json", events.history)
-        np.savez_compressed(
-            folder / "predictions.npz",
-            y_true=test.y,
-            y_pred=forecast,
-            origin=test.origin,
-            **{f"baseline_{k}": v for k, v in baselines.items()},
-        )
+        np.savez_compressed(folder / "predictions.npz", **evaluation.predictions)
         model.save(folder / "model.keras")
         emit({"type": "status", "message": "exporting the TensorFlow SavedModel"})
         model.export(str(folder / "savedmodel"), verbose=False)

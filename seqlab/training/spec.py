@@ -26,7 +26,13 @@ class ExperimentSpec:
         data_options: dataset options (lookback, horizon, ...); defaults filled by ``resolved``.
         model_options: architecture hyper-parameters (units, layers, ...).
         epochs, batch_size, optimizer, learning_rate: the training loop.
-        clip_norm: clip each gradient to this global norm (``None``: off).
+        clip_norm: clip the gradient to this global norm (``None``: off).
+        clip_value: clip every gradient entry to [-clip_value, clip_value]
+            (``None``: off). Keras optimizers clip one way: not with clip_norm.
+        tbptt: ``[k1, k2]`` trains by truncated BPTT(k1, k2) on the training
+            series (forecast datasets, unidirectional recurrent models): an
+            update every k1 steps, gradients through at most k2 steps (see
+            ``seqlab.training.tbptt``). ``None``: windows and full BPTT.
         early_stopping: patience in epochs on the validation loss (0: off);
             the best weights are restored.
         seed: seeds Python, NumPy and the backend.
@@ -41,6 +47,8 @@ class ExperimentSpec:
     optimizer: str = "adam"
     learning_rate: float = 1e-3
     clip_norm: float | None = None
+    clip_value: float | None = None
+    tbptt: list[int] | None = None
     early_stopping: int = 0
     seed: int = 0
 
@@ -60,14 +68,36 @@ class ExperimentSpec:
             )
         if not float(self.learning_rate) > 0:
             raise ValueError(f"learning_rate must be > 0, got {self.learning_rate!r}.")
-        if self.clip_norm is not None and not float(self.clip_norm) > 0:
-            raise ValueError(f"clip_norm must be > 0 or None, got {self.clip_norm!r}.")
-        get_architecture(self.model, self.task)  # unknown or unfit model: clear message
+        for name in ("clip_norm", "clip_value"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0):
+                raise ValueError(f"{name} must be > 0 or None, got {value!r}.")
+        if self.clip_norm is not None and self.clip_value is not None:
+            raise ValueError("Set clip_norm or clip_value, not both: Keras optimizers clip one way.")
+        arch = get_architecture(self.model, self.task)  # unknown or unfit model: clear message
         return dataclasses.replace(
             self,
             data_options=resolve_options(self.dataset, self.data_options),
             model_options=resolve_model_options(self.model, self.model_options),
+            tbptt=self._resolved_tbptt(arch),
         )
+
+    def _resolved_tbptt(self, arch) -> list[int] | None:
+        if self.tbptt is None:
+            return None
+        pair = self.tbptt
+        if (
+            not isinstance(pair, (list, tuple)) or len(pair) != 2
+            or any(isinstance(k, bool) or not isinstance(k, int) or k < 1 for k in pair)
+        ):
+            raise ValueError(f"tbptt must be [k1, k2] with two integers >= 1, or None; got {pair!r}.")
+        if self.task != "forecast":
+            raise ValueError(
+                f"tbptt trains on one long series: forecast datasets only; {self.dataset!r} is a {self.task} dataset."
+            )
+        if arch.fit is not None:
+            raise ValueError(f"Model {self.model!r} is fitted in closed form; tbptt applies to gradient training.")
+        return [int(pair[0]), int(pair[1])]
 
     def with_overrides(self, overrides: dict[str, object]) -> "ExperimentSpec":
         """Apply ``key=value`` pairs: a spec field, a data option or a model option.

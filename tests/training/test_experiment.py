@@ -4,8 +4,11 @@ import threading
 import numpy as np
 import pytest
 
+from seqlab.data import load_dataset
+from seqlab.models import build_model
 from seqlab.runs import RunStore
 from seqlab.training import ExperimentSpec, run_experiment
+from seqlab.training.experiment import make_optimizer
 
 TINY = dict(model_options={"units": 4}, data_options={"length": 400, "lookback": 12, "horizon": 4}, batch_size=32)
 
@@ -69,3 +72,36 @@ def test_a_bad_spec_fails_before_anything_is_written(runs_dir):
     with pytest.raises(ValueError, match="longer than the shortest split"):
         run_experiment(ExperimentSpec("sine", "mlp", data_options={"lookback": 5000}))
     assert not runs_dir.exists() or not any(runs_dir.iterdir())
+
+
+def test_clip_value_bounds_every_weight_step():
+    data = load_dataset("adding", length_T=5, samples=40)
+    model = build_model("simple_rnn", data, {"units": 4})
+    spec = ExperimentSpec("adding", "simple_rnn", optimizer="sgd", learning_rate=1.0, clip_value=1e-3)
+    model.compile(make_optimizer(spec), "mse")
+    before = model.get_weights()
+    x, y = data.splits["train"].x[:16], data.splits["train"].y[:16]
+    logs = model.train_on_batch(x, y * 10, return_dict=True)
+    step = max(np.abs(a - b).max() for a, b in zip(model.get_weights(), before))
+    # SGD moves each weight by lr * clipped gradient: at most 1e-3, here reached.
+    assert step == pytest.approx(1e-3, rel=1e-4) and logs["grad_norm"] > 1e-2
+
+
+@pytest.mark.parametrize(
+    "dataset, model, data_options, keys, baselines",
+    [
+        ("copy", "lstm", {"length": 2, "delay": 2, "samples": 60}, {"accuracy", "cross_entropy"},
+         {"majority", "memoryless"}),
+        ("adding", "gru", {"length_T": 5, "samples": 60}, {"mse", "rmse", "mae"}, {"mean"}),
+    ],
+)
+def test_every_task_writes_the_same_metrics_shape(runs_dir, dataset, model, data_options, keys, baselines):
+    run = run_experiment(ExperimentSpec(dataset, model, data_options=data_options, model_options={"units": 3},
+                                        epochs=1, batch_size=16))
+    assert set(run.metrics) == {"model", "baselines"} and set(run.metrics["model"]) == keys
+    assert set(run.metrics["baselines"]) == baselines
+    assert all(set(m) == keys for m in run.metrics["baselines"].values())
+    predictions = run.predictions()
+    assert predictions["y_pred"].shape == predictions["y_true"].shape
+    assert {f"baseline_{b}" for b in baselines} <= set(predictions)
+    assert ("classes" in run.meta) == (dataset == "copy")

@@ -28,6 +28,12 @@ def test_overrides_route_to_field_data_and_model_options():
         ({"batch_size": 0}, "batch_size"),
         ({"learning_rate": 0}, "learning_rate must be > 0"),
         ({"clip_norm": -2.0}, "clip_norm"),
+        ({"clip_value": 0}, "clip_value must be > 0"),
+        ({"clip_norm": 1.0, "clip_value": 0.5}, "not both"),
+        ({"tbptt": [5]}, r"tbptt must be \[k1, k2\]"),
+        ({"tbptt": [0, 5]}, "tbptt"),
+        ({"tbptt": [5, 5], "dataset": "adding"}, "forecast datasets only"),
+        ({"model_options": {"merge_mode": "max"}}, "merge_mode must be one of"),
         ({"optimizer": "adamax"}, "valid optimizers: adam"),
         ({"model": "nope"}, "valid models"),
         ({"dataset": "nope"}, "valid datasets"),
@@ -44,3 +50,11 @@ def test_bad_specs_are_refused_with_the_valid_choices(changes, message):
 def test_unknown_setting_lists_valid_settings():
     with pytest.raises(ValueError, match="valid settings: .*lookback.*units"):
         ExperimentSpec("sine", "lstm").with_overrides({"colour": "red"})
+
+
+def test_new_training_fields_round_trip():
+    spec = ExperimentSpec("sine", "gru", clip_value=0.5, tbptt=(10, 20)).resolved()
+    assert spec.tbptt == [10, 20]
+    assert ExperimentSpec.from_dict(json.loads(spec.to_json())) == spec
+    parsed = ExperimentSpec("sine", "gru").with_overrides({"tbptt": "[4, 8]", "clip_value": "0.1"})
+    assert parsed.tbptt == [4, 8] and parsed.clip_value == 0.1

@@ -1,0 +1,60 @@
+"""What reporting grad_norm at every batch costs: TaskModel beside a plain keras.Model.
+
+    python -m bench.grad_norm_overhead [--epochs 6] [--model lstm]
+
+Builds the energy forecaster once, then trains two copies with the same
+weights in the same process: seqlab's ``TaskModel`` (its train step also
+takes the gradient's global norm) and a plain functional ``keras.Model`` over
+the same layers (Keras's own train step). Prints the median seconds per epoch
+(the first epoch, which traces, is skipped) and the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import keras  # noqa: E402
+import numpy as np  # noqa: E402
+
+from seqlab.data import load_dataset  # noqa: E402
+from seqlab.models import build_model  # noqa: E402
+
+
+def seconds_per_epoch(model: keras.Model, data, epochs: int) -> float:
+    train = data.splits["train"]
+    ends = []
+
+    class Timer(keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            ends.append(time.monotonic())
+
+    model.compile("adam", "mse", metrics=["mae"])
+    model.fit(train.x, train.y, epochs=epochs, batch_size=64, verbose=0, callbacks=[Timer()])
+    return float(np.median(np.diff(ends)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--model", default="lstm")
+    args = parser.parse_args()
+    data = load_dataset("energy")
+    keras.utils.set_random_seed(0)
+    ours = build_model(args.model, data)
+    plain = keras.Model(ours.inputs, ours.outputs)  # the same layers, Keras's train step
+    weights = ours.get_weights()
+    plain_s = seconds_per_epoch(plain, data, args.epochs)
+    ours.set_weights(weights)
+    ours_s = seconds_per_epoch(ours, data, args.epochs)
+    print(f"{'':<40}{'s / epoch':>10}")
+    print(f"{'keras.Model (Keras train_step)':<40}{plain_s:>10.3f}")
+    print(f"{'seqlab TaskModel (+ grad_norm)':<40}{ours_s:>10.3f}")
+    print(f"overhead: {100 * (ours_s / plain_s - 1):+.1f} %")
+
+
+if __name__ == "__main__":
+    main()

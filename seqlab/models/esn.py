@@ -1,0 +1,82 @@
+r"""The echo state network: a random, fixed reservoir and a readout fitted by ridge regression.
+
+As the notes put it, B and V are random and fixed and only W is trained, by
+linear regression, not by gradient descent. Each window drives the reservoir
+(``seqlab.layers.recurrent.ESN``) from z_0 = 0; its last state z_T feeds the
+task's linear readout, whose weights ``fit_readout`` sets in closed form:
+
+$$ [W; c] = \left(Z^\top Z + \lambda I\right)^{-1} Z^\top Y $$
+
+over the states Z of all training windows and the readout's targets Y
+(the bias c is not penalised). The lookback T is the washout: a window must be
+long enough for z_T to forget the zero start (spectral radius and leak rate
+decide how long that is).
+"""
+
+from __future__ import annotations
+
+import keras
+
+from seqlab.data.sequence_data import SequenceData
+from seqlab.layers.recurrent import ESN, ridge_fit
+from seqlab.models.options import check_non_negative
+from seqlab.models.registry import Architecture, register_architecture
+from seqlab.models.task_model import build_task_model
+from seqlab.tasks import get_task
+
+
+def build_esn(
+    data: SequenceData, units: int, spectral_radius: float, leak_rate: float, input_scaling: float,
+    connectivity: float, ridge: float,
+) -> keras.Model:
+    check_non_negative("ridge", ridge)  # used by fit_readout; refused here, before any training
+
+    def body(x, sequences):
+        reservoir = ESN(
+            units, spectral_radius=spectral_radius, leak_rate=leak_rate, input_scaling=input_scaling,
+            connectivity=connectivity, return_sequences=sequences, name="reservoir",
+        )
+        return reservoir(x)  # (B, units): z_T
+
+    return build_task_model(data, body, name="esn")
+
+
+def fit_readout(model: keras.Model, data: SequenceData, spec, callbacks: list) -> None:
+    """Closed-form fit: one "epoch" of one "batch", so the live view shows it like any run."""
+    task = get_task(data.task)
+    readout = model.get_layer(task.readout)
+    train, val = data.splits["train"], data.splits["val"]
+    callbacks = keras.callbacks.CallbackList(callbacks, model=model, epochs=1, steps=1)
+    model.stop_training = False
+    callbacks.on_train_begin()
+    callbacks.on_epoch_begin(0)
+    callbacks.on_train_batch_begin(0)
+    states = keras.Model(model.inputs, readout.input).predict(train.x, batch_size=256, verbose=0)  # (N, units)
+    W, c = ridge_fit(states, task.readout_targets(data, train.y), ridge=spec.model_options["ridge"])
+    readout.set_weights([W, c])
+    readout.trainable = False  # fitted, not trained: a later model.fit must not move it either
+    logs = model.evaluate(train.x, train.y, batch_size=256, return_dict=True, verbose=0)
+    callbacks.on_train_batch_end(0, logs)
+    val_logs = model.evaluate(val.x, val.y, batch_size=256, return_dict=True, verbose=0)
+    callbacks.on_epoch_end(0, {**logs, **{f"val_{k}": v for k, v in val_logs.items()}})
+    callbacks.on_train_end()
+
+
+register_architecture(
+    Architecture(
+        name="esn",
+        title="Echo state network",
+        tasks=("forecast", "regress"),  # a linear readout: real-valued outputs
+        family="Echo state network",
+        description=(
+            "A random, fixed, sparse reservoir (spectral radius, leak rate, input scaling) and a linear "
+            "readout fitted in closed form by ridge regression: trains in one step, no gradients."
+        ),
+        build=build_esn,
+        defaults={
+            "units": 200, "spectral_radius": 0.9, "leak_rate": 0.3, "input_scaling": 1.0,
+            "connectivity": 0.1, "ridge": 1e-6,
+        },
+        fit=fit_readout,
+    )
+)

@@ -1,0 +1,12 @@
+"""Task kinds: the head, loss, metrics and evaluation each kind of dataset needs.
+
+forecast (next H values of a series), regress (a sequence -> real values),
+classify (a sequence -> a class), label (a class at every step).
+"""
+
+from seqlab.tasks.task import Evaluation, Task, get_task
+
+# Importing the modules registers their tasks.
+from seqlab.tasks import classify, forecast, label, regress  # noqa: E402,F401  isort: skip
+
+__all__ = ["Evaluation", "Task", "get_task"]

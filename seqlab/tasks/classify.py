@@ -1,0 +1,72 @@
+r"""Classify: a sequence -> one class (many-to-one), e.g. a digit read row by row.
+
+Head: ``Dense(C, softmax)`` on the body's last state; sparse categorical
+cross-entropy. Judged by accuracy and cross-entropy (nats) against the
+majority class, whose probabilities are the training class frequencies:
+
+$$ \mathrm{CE} = -\frac{1}{N} \sum_n \log p_n(y_n) $$
+"""
+
+from __future__ import annotations
+
+import keras
+import numpy as np
+
+from seqlab.data.sequence_data import SequenceData
+from seqlab.tasks.task import Evaluation, Task, register_task
+
+EPSILON = 1e-7  # probabilities are clipped before the log, as Keras's cross-entropy does
+
+
+def class_head(data: SequenceData, features: keras.KerasTensor) -> keras.KerasTensor:
+    """Class probabilities ``(B, C)``, or ``(B, T, C)`` on every step of a sequence."""
+    return keras.layers.Dense(len(data.classes), activation="softmax", name="classes")(features)
+
+
+def class_metrics(y_true: np.ndarray, probabilities: np.ndarray) -> dict[str, float]:
+    """Accuracy and mean cross-entropy of probabilities ``(..., C)`` for class ids ``(...)``."""
+    if probabilities.shape[:-1] != np.shape(y_true):
+        raise ValueError(f"y_true has shape {np.shape(y_true)} but the probabilities {probabilities.shape}.")
+    p = np.asarray(probabilities, dtype="float64").reshape(-1, probabilities.shape[-1])  # (N, C)
+    y = np.asarray(y_true).reshape(-1).astype(int)  # (N,)
+    p_true = np.clip(p[np.arange(len(y)), y], EPSILON, 1.0)
+    return {
+        "accuracy": float(np.mean(p.argmax(axis=1) == y)),
+        "cross_entropy": float(-np.mean(np.log(p_true))),
+    }
+
+
+def class_frequencies(y: np.ndarray, classes: int) -> np.ndarray:
+    """Relative frequency of every class over the last axis of ``y``'s ids: ``(..., C)``."""
+    one_hot = np.eye(classes)[np.asarray(y, dtype=int)]  # (..., C)
+    return one_hot.reshape(-1, classes).mean(axis=0)
+
+
+def evaluate_classification(data: SequenceData, probabilities: np.ndarray) -> Evaluation:
+    test = data.splits["test"]
+    prior = class_frequencies(data.splits["train"].y, len(data.classes))  # (C,)
+    majority = np.broadcast_to(prior, probabilities.shape)
+    metrics = {
+        "model": class_metrics(test.y, probabilities),
+        "baselines": {"majority": class_metrics(test.y, majority)},
+    }
+    predictions = {
+        "y_true": test.y,
+        "y_pred": probabilities.argmax(axis=-1),
+        "probabilities": probabilities,
+        "origin": test.origin,
+        "baseline_majority": majority.argmax(axis=-1),
+    }
+    return Evaluation(metrics, predictions)
+
+
+CLASSIFY = register_task(
+    Task(
+        name="classify",
+        sequence_outputs=False,
+        loss="sparse_categorical_crossentropy",
+        metrics=("accuracy",),
+        head=class_head,
+        evaluate=evaluate_classification,
+    )
+)

@@ -1,0 +1,62 @@
+"""Forecast: the next H values of one series, in its own units, against naive forecasts.
+
+Head: ``Dense(H)`` on the scaled features, then the target's scaling undone,
+so the model (and its SavedModel) returns forecasts in the data's units.
+"""
+
+from __future__ import annotations
+
+import keras
+import numpy as np
+
+from seqlab.data.sequence_data import SequenceData
+from seqlab.forecasting import baseline_forecasts, forecast_metrics
+from seqlab.tasks.task import Evaluation, Task, register_task
+
+
+def forecast_head(data: SequenceData, features: keras.KerasTensor) -> keras.KerasTensor:
+    t = data.target_index
+    forecast_scaled = keras.layers.Dense(data.horizon, name="forecast")(features)  # (B, H)
+    return keras.layers.Normalization(
+        axis=None,
+        mean=float(data.scaler.mean[t]),
+        variance=float(data.scaler.std[t] ** 2),
+        invert=True,
+        name="unscale_forecast",
+    )(forecast_scaled)
+
+
+def scaled_targets(data: SequenceData, y: np.ndarray) -> np.ndarray:
+    """What ``Dense(H)`` must output: the targets in the scaled units."""
+    t = data.target_index
+    return (y - data.scaler.mean[t]) / data.scaler.std[t]
+
+
+def evaluate_forecast(data: SequenceData, forecast: np.ndarray) -> Evaluation:
+    test = data.splits["test"]
+    baselines = baseline_forecasts(data.target_series, test.origin, data.horizon, data.seasons)
+    metrics = {
+        "model": forecast_metrics(test.y, forecast),
+        "baselines": {name: forecast_metrics(test.y, f) for name, f in baselines.items()},
+    }
+    predictions = {
+        "y_true": test.y,
+        "y_pred": forecast,
+        "origin": test.origin,
+        **{f"baseline_{k}": v for k, v in baselines.items()},
+    }
+    return Evaluation(metrics, predictions)
+
+
+FORECAST = register_task(
+    Task(
+        name="forecast",
+        sequence_outputs=False,
+        loss="mse",
+        metrics=("mae",),
+        head=forecast_head,
+        evaluate=evaluate_forecast,
+        readout="forecast",
+        readout_targets=scaled_targets,
+    )
+)

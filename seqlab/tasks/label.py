@@ -1,0 +1,52 @@
+"""Label: one class at every step (many-to-many aligned), e.g. the copy task.
+
+Head: ``Dense(C, softmax)`` on every step of the body's output sequence.
+Judged per step by accuracy and cross-entropy against two memoryless
+baselines: the majority class everywhere (training class frequencies), and
+the class frequencies of each position t, which knows where the answers go
+but not what they are (for the copy task: blanks, then a guess).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from seqlab.data.sequence_data import SequenceData
+from seqlab.tasks.classify import class_frequencies, class_head, class_metrics
+from seqlab.tasks.task import Evaluation, Task, register_task
+
+
+def evaluate_labelling(data: SequenceData, probabilities: np.ndarray) -> Evaluation:
+    test, train = data.splits["test"], data.splits["train"]
+    classes = len(data.classes)
+    majority = np.broadcast_to(class_frequencies(train.y, classes), probabilities.shape)  # (N, T, C)
+    by_position = np.stack([class_frequencies(train.y[:, t], classes) for t in range(train.y.shape[1])])  # (T, C)
+    memoryless = np.broadcast_to(by_position, probabilities.shape)  # (N, T, C)
+    metrics = {
+        "model": class_metrics(test.y, probabilities),
+        "baselines": {
+            "majority": class_metrics(test.y, majority),
+            "memoryless": class_metrics(test.y, memoryless),
+        },
+    }
+    predictions = {
+        "y_true": test.y,
+        "y_pred": probabilities.argmax(axis=-1),
+        "probabilities": probabilities,
+        "origin": test.origin,
+        "baseline_majority": majority.argmax(axis=-1),
+        "baseline_memoryless": memoryless.argmax(axis=-1),
+    }
+    return Evaluation(metrics, predictions)
+
+
+LABEL = register_task(
+    Task(
+        name="label",
+        sequence_outputs=True,
+        loss="sparse_categorical_crossentropy",
+        metrics=("accuracy",),
+        head=class_head,
+        evaluate=evaluate_labelling,
+    )
+)

@@ -1,0 +1,32 @@
+import json
+
+import pytest
+
+from seqlab.training import run_experiment
+from seqlab.training.presets import PRESETS, get_preset
+
+
+def test_every_preset_resolves_and_serialises():
+    assert {"adding-elman-vs-gates", "esn-mackey-glass"} <= set(PRESETS)
+    for preset in PRESETS.values():
+        assert preset.title and preset.description and preset.specs
+        for spec in preset.specs:
+            spec.resolved()
+        json.dumps(preset.as_dict())
+    with pytest.raises(ValueError, match="valid presets: adding-elman-vs-gates"):
+        get_preset("nope")
+
+
+def test_the_tuned_echo_state_network_forecasts_mackey_glass(runs_dir):
+    run = run_experiment(get_preset("esn-mackey-glass").specs[0])
+    assert run.metrics["model"]["rmse"] < 0.01 * run.metrics["baselines"]["naive"]["rmse"]
+
+
+@pytest.mark.slow  # three runs of 12 epochs: about 30 s on 2 cores
+def test_the_elman_rnn_fails_the_adding_problem_where_lstm_and_gru_succeed(runs_dir):
+    mse = {}
+    for spec in get_preset("adding-elman-vs-gates").specs:
+        run = run_experiment(spec)
+        mse[spec.model] = run.metrics["model"]["mse"] / run.metrics["baselines"]["mean"]["mse"]
+    assert mse["simple_rnn"] > 0.8  # no better than predicting the mean
+    assert mse["lstm"] < 0.05 and mse["gru"] < 0.05
