@@ -21,6 +21,7 @@ from seqlab.training.experiment import run_experiment
 from seqlab.training.spec import ExperimentSpec
 
 STATUSES = ("queued", "running", "completed", "cancelled", "failed")
+WORKER_THREAD_NAME = "seqlab-jobs"  # the app's guard (seqlab/app/guard.py) looks for it
 _ids = itertools.count(1)
 
 
@@ -85,7 +86,7 @@ class JobManager:
             self.jobs.append(job)
             self._queue.put(job)
             if self._worker is None or not self._worker.is_alive():
-                self._worker = threading.Thread(target=self._work, name="seqlab-jobs", daemon=True)
+                self._worker = threading.Thread(target=self._work, name=WORKER_THREAD_NAME, daemon=True)
                 self._worker.start()
         return job
 

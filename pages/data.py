@@ -1,0 +1,81 @@
+"""Data: pick a dataset; its description, source and licence; a preview; summary statistics."""
+
+import streamlit as st
+
+from seqlab.app import cache
+from seqlab.app.entry import require_entry
+from seqlab.app.format import steps_as_time
+from seqlab.app.results import sample_frame
+from seqlab.app.widgets import dataset_picker
+from seqlab.data.windowing import split_points
+from seqlab.plots import dataset_preview, sample_preview
+
+require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
+
+st.title("Data")
+st.caption("Look at a dataset before modelling it. Every dataset ships with seqlab or its packages: no network.")
+
+info = dataset_picker(key="data.dataset")
+try:
+    data = cache.dataset(info.name)  # the dataset's default options, as Train starts with
+except (ValueError, RuntimeError, OSError) as err:
+    st.error(f"Cannot load {info.name!r}: {err}")
+    st.stop()
+frame = data.frame
+forecast = data.task == "forecast"
+
+left, right = st.columns([3, 2], gap="large")
+with left:
+    st.subheader(info.title)
+    st.markdown(info.description)
+with right:
+    with st.container(border=True):
+        st.markdown(f"**Source:** {info.source}")
+        st.markdown(f"**Licence:** {info.licence}")
+        inputs = ", ".join(data.features) if len(data.features) <= 4 else f"{len(data.features)} inputs"
+        st.markdown(f"**Task:** {info.task}: predict **{data.target}** from {inputs}")
+
+n = {k: len(data.splits[k]) for k in ("train", "val", "test")}
+plain = dict(delta_color="off", delta_arrow="off", border=True)
+c1, c2, c3, c4 = st.columns(4)
+if forecast:
+    c1.metric("Rows (time steps)", f"{len(frame):,}", steps_as_time(frame.index, len(frame)) or None, **plain)
+    c2.metric("Lookback T", f"{data.lookback} steps", steps_as_time(frame.index, data.lookback) or None, **plain)
+    c3.metric("Horizon H", f"{data.horizon} steps", steps_as_time(frame.index, data.horizon) or None, **plain)
+    c4.metric("Training windows", f"{n['train']:,}", f"{n['val']:,} val · {n['test']:,} test", **plain,
+              help=f"Windows cut with stride {data.options.get('stride', 1)}; the splits are chronological.")
+else:
+    c1.metric("Sequences", f"{sum(n.values()):,}", f"{n['train']:,} train · {n['val']:,} val · {n['test']:,} test", **plain)
+    c2.metric("Steps per sequence T", f"{data.lookback}", **plain)
+    c3.metric("Inputs per step", f"{len(data.features)}", **plain)
+    if data.classes:
+        c4.metric("Classes", f"{len(data.classes)}", ", ".join(data.classes[:6]) + ("…" if len(data.classes) > 6 else ""), **plain)
+    else:
+        c4.metric("Outputs per sequence", f"{data.horizon}", **plain)
+
+if forecast:
+    val_start, test_start = split_points(len(frame), data.options["val_fraction"], data.options["test_fraction"])
+    splits = {"train": (0, val_start), "validation": (val_start, test_start), "test": (test_start, len(frame))}
+    st.plotly_chart(dataset_preview(frame, data.target, data.units, splits, title=info.title), key="data.preview")
+    st.caption(
+        "Drag on a chart or on the range slider under the top one to zoom; double-click to reset. The "
+        "shaded bands are the chronological train, validation and test splits; the scaler is fitted on "
+        "train only."
+    )
+else:
+    total = sum(n.values())
+    sample = st.slider("Sequence", 0, total - 1, 0, key=f"data.sample.{info.name}",
+                       help="Sequences are independent; the first ones train, the next validate, the last test.")
+    split = "train" if sample < n["train"] else "validation" if sample < n["train"] + n["val"] else "test"
+    fig = sample_preview(sample_frame(data, sample), list(data.features), data.target, data.units,
+                         classes=data.classes, title=f"Sequence {sample} ({split} split)")
+    st.plotly_chart(fig, key="data.preview")
+
+st.subheader("Summary statistics")
+summary = data.summary().rename(columns={"50%": "median"})
+st.dataframe(
+    summary, width="stretch",
+    column_config={"count": st.column_config.NumberColumn(format="%d")}
+    | {c: st.column_config.NumberColumn(format="%.4g") for c in summary.columns if c not in ("unit", "count")},
+)
+st.caption("Per column over all rows, in each column's own unit.")

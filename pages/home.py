@@ -1,0 +1,76 @@
+"""Home: what seqlab is, the lecture's model families (which are trainable now), how to start."""
+
+import streamlit as st
+
+from seqlab.app import cache, state
+from seqlab.app.entry import require_entry
+from seqlab.app.catalogue import families_table
+from seqlab.data import list_datasets
+from seqlab.models import list_architectures
+
+require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
+
+st.title("seqlab: a sequence-modelling lab")
+st.markdown(
+    "Train the sequence models of the lecture notes on real and synthetic series, watch them learn, "
+    "and judge them honestly against simple baselines. Every model is a Keras layer you can read, "
+    "every run is saved with its settings so it can be reproduced, and every trained model is "
+    "exported as a TensorFlow **SavedModel** that serves without seqlab."
+)
+
+runs = state.store().list()
+c1, c2, c3, c4 = st.columns(4)
+c1.metric("Datasets", len(list_datasets()), border=True)
+c2.metric("Architectures", len(list_architectures()), border=True)
+c3.metric("Saved runs", len(runs), border=True)
+c4.metric("Training device", cache.device(), border=True)
+
+st.header("How to start")
+steps = st.columns(3, border=True)
+with steps[0]:
+    st.markdown("#### 1 · Pick data")
+    st.markdown(
+        "Look at a dataset before you model it: its series, exogenous inputs with their units, and "
+        "where the train, validation and test splits fall."
+    )
+    st.page_link("pages/data.py", label="Open Data", icon=":material/table_chart:")
+with steps[1]:
+    st.markdown("#### 2 · Train")
+    st.markdown(
+        "Choose an architecture that fits the dataset, set its hyper-parameters and press **Train**. "
+        "Loss curves draw live; the job keeps running while you look at other pages."
+    )
+    st.page_link("pages/train.py", label="Open Train", icon=":material/model_training:")
+with steps[2]:
+    st.markdown("#### 3 · Inspect models")
+    st.markdown(
+        "Compare runs with the naive and seasonal-naive baselines, browse forecasts on the test "
+        "split, reload the exported SavedModel to predict, download or delete runs."
+    )
+    st.page_link("pages/models.py", label="Open Models", icon=":material/inventory_2:")
+
+st.header("Model families of the lecture")
+table = families_table()
+available = int(table["Available"].sum())
+st.caption(
+    f"The families the lecture notes teach. {available} of {len(table)} can be trained in the "
+    "dashboard now (those with a registered architecture); the others are on the way."
+)
+st.dataframe(
+    table,
+    hide_index=True,
+    width="stretch",
+    height=36 * (len(table) + 1) + 4,
+    column_config={
+        "Family": st.column_config.TextColumn(width="medium"),
+        "What the notes teach": st.column_config.TextColumn(width="large"),
+        "Available": st.column_config.CheckboxColumn("Available now", width="small"),
+        "Train it as": st.column_config.TextColumn(width="medium"),
+    },
+)
+
+st.header("Datasets")
+for info in list_datasets():
+    with st.container(border=True):
+        st.markdown(f"**{info.title}** · `{info.name}` · task: {info.task}")
+        st.caption(info.description)

@@ -1,0 +1,138 @@
+"""Models: every saved run; one run's spec, metrics and history; download, delete; serve its SavedModel."""
+
+import functools
+
+import pandas as pd
+import streamlit as st
+
+from seqlab.app import results, state
+from seqlab.app.entry import require_entry
+from seqlab.export import zip_bytes
+from seqlab.plots import runs_comparison
+
+require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
+
+st.title("Models")
+st.caption(f"Every trained run in `{state.store().root}`: one folder each, with its spec, metrics, Keras model and SavedModel.")
+
+store = state.store()
+for name, reason in sorted(store.broken().items()):
+    st.warning(f"Skipped the folder `{name}`: {reason}", icon=":material/folder_off:")
+
+runs = store.list()
+if not runs:
+    with st.container(border=True):
+        st.markdown("#### No trained runs yet")
+        st.markdown(
+            "Train one on the **Train** page: pick a dataset (energy or sine), an architecture and a "
+            "few epochs, press **Train**. When it finishes it appears here with its metrics, loss "
+            "history and an exported SavedModel you can load, predict with and download."
+        )
+        st.page_link("pages/train.py", label="Train a model", icon=":material/model_training:")
+    st.stop()
+
+table = results.runs_table(runs)
+st.dataframe(
+    table,
+    hide_index=True,
+    width="stretch",
+    column_order=["run", "dataset", "model", "status", "epochs", "metric", "test", "best baseline", "skill",
+                  "MAE", "RMSE", "MAPE %", "params", "device", "created"],
+    column_config={
+        "run": st.column_config.TextColumn("run", width="medium"),
+        "metric": st.column_config.TextColumn(help="The task's main test metric, with its unit."),
+        "test": st.column_config.NumberColumn("value", format="%.4g", help="The model's test value of that metric."),
+        "best baseline": st.column_config.NumberColumn(format="%.4g", help="The best baseline's value of that metric."),
+        "skill": st.column_config.NumberColumn(
+            "skill %", format="%+.1f",
+            help="Errors: 1 − model / best baseline, in %. Accuracy: percentage points over the best baseline. "
+                 "Above 0 the model beats every baseline.",
+        ),
+        "MAE": st.column_config.NumberColumn(format="%.4g", help="Forecast and regression runs: test MAE."),
+        "RMSE": st.column_config.NumberColumn(format="%.4g"),
+        "MAPE %": st.column_config.NumberColumn(format="%.3g"),
+        "params": st.column_config.NumberColumn(format="%d"),
+        "created": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
+    },
+)
+if len(runs) > 1:
+    with st.expander("Compare runs"):
+        for (dataset, metric), group in table.groupby(["dataset", "metric"], sort=False):
+            fig = runs_comparison(
+                [f"{r.model} · {r.run[:15]}" for r in group.itertuples()],
+                group["test"].tolist(), group["best baseline"].tolist(), metric=metric.split(" (")[0],
+                unit=metric.split(" (")[1].rstrip(")") if " (" in metric else "",
+                title=f"{dataset}: test {metric} per run",
+            )
+            st.plotly_chart(fig, key=f"models.compare.{dataset}.{metric}")
+
+ids = [r.run_id for r in runs]
+by_id = {r.run_id: r for r in runs}
+run_id = st.selectbox(
+    "Run", ids, key="models.run",
+    format_func=lambda i: f"{i}  ·  {results.model_title(by_id[i].meta.get('model', ''))}  ·  {by_id[i].status}",
+)
+run = by_id[run_id]
+target, unit = results.target_unit(run)
+
+st.subheader(f"{results.model_title(run.meta.get('model', ''))} on {run.meta.get('dataset')}")
+st.caption(
+    f"Created {run.meta.get('created', '?')} on {run.meta.get('device', '?')} · "
+    f"{run.meta.get('parameters', 0):,} weights · {results.io_summary(run)}"
+)
+actions = st.columns([1, 1, 4])
+with actions[0]:
+    st.download_button(
+        "Download zip", data=functools.partial(zip_bytes, run), file_name=f"{run.run_id}.zip",
+        mime="application/zip", icon=":material/download:", on_click="ignore", key=f"models.zip.{run_id}",
+        help="SavedModel folder, model.keras, spec, meta and metrics.",
+    )
+with actions[1]:
+    if st.button("Delete…", icon=":material/delete:", key=f"models.delete.{run_id}"):
+        st.session_state["models.confirm_delete"] = run_id
+if st.session_state.get("models.confirm_delete") == run_id:
+    with st.container(border=True):
+        st.warning(f"Delete run `{run_id}` and its folder for good? This cannot be undone.")
+        yes, no = st.columns([1, 5])
+        if yes.button("Yes, delete", type="primary", key=f"models.delete_yes.{run_id}"):
+            try:
+                store.delete(run_id)
+            except (OSError, ValueError) as err:
+                st.error(f"Could not delete the run: {err}")
+            else:
+                st.session_state.pop("models.confirm_delete", None)
+                st.session_state.pop("models.run", None)
+                st.toast(f"Deleted {run_id}.", icon=":material/delete:")
+                st.rerun()
+        if no.button("Keep it", key=f"models.delete_no.{run_id}"):
+            st.session_state.pop("models.confirm_delete", None)
+            st.rerun()
+
+overview, history, serve, spec = st.tabs(["Metrics and forecasts", "Loss history", "Load SavedModel and predict", "Spec and metadata"])
+
+with overview:
+    results.run_overview(run, key=f"models.{run_id}")
+
+with history:
+    results.history_view(run, key=f"models.{run_id}")
+    if run.history.get("epoch"):
+        epochs_table = pd.DataFrame(run.history["epoch"]).drop(columns=["type"], errors="ignore").set_index("epoch")
+        st.dataframe(epochs_table, width="stretch")
+        st.caption("Per epoch: the losses and metrics Keras logged; elapsed in seconds since training began.")
+
+with serve:
+    st.markdown(
+        "Load the run's exported **TensorFlow SavedModel** (what you would deploy: it needs no seqlab "
+        "code) and predict a test window with it. Matching the prediction stored at training time "
+        "proves the export serves."
+    )
+    results.serve_view(run, key=f"models.serve.{run_id}")
+
+with spec:
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**Experiment spec** (`spec.json`)")
+        st.json(run.spec)
+    with right:
+        st.markdown("**Metadata** (`meta.json`)")
+        st.json(run.meta, expanded=1)

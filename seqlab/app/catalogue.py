@@ -1,0 +1,58 @@
+"""The model families of the lecture notes (DESIGN.md §1), for the Home page.
+
+A family is "available now" when an architecture in the registry names it as
+its ``Architecture.family``; the app never keeps a second list of what exists.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from seqlab.models import list_architectures
+
+# (family, what the notes teach): the rows of DESIGN.md §1, in the lecture's order.
+FAMILIES: tuple[tuple[str, str], ...] = (
+    ("Markov chains", "first- and second-order chains over tokens; likelihood; sampling"),
+    ("Hidden Markov model", "joint p(x, z); forward algorithm, Viterbi, Baum-Welch (EM) training"),
+    ("NARX / TDNN", "y_t = f(y_{t-1..t-T}, x_{t-1..t-T}); the same net at every step; residual form"),
+    ("Multi-step prediction", "direct and iterated forecasts; Monte-Carlo simulation with noise"),
+    ("Embeddings", "one-hot, given and learned embedding vectors; their projections"),
+    ("Tokenisation", "standardisation; word, character and subword (BPE) vocabularies; OOV"),
+    ("Neural language model", "softmax over the next word from the last T words"),
+    ("Elman RNN", "z_t = σ(B z_{t-1} + V x_t), y_t = σ(W z_t); BPTT and truncated BPTT"),
+    ("Gradient problems", "vanishing and exploding gradients through time; clipping"),
+    ("Echo state network", "random fixed reservoir; only the read-out is trained"),
+    ("Bidirectional RNN", "forward and backward states side by side"),
+    ("LSTM", "forget, input and output gates with a cell state"),
+    ("GRU", "update and reset gates"),
+    ("CNN over sequences", "1-D convolution with zero padding"),
+    ("Task shapes", "one-to-one, many-to-one, one-to-many, many-to-many"),
+    ("Encoder-decoder", "context vector, teacher forcing, greedy and beam search"),
+    ("Bahdanau attention", "additive (MLP) score over a bidirectional encoder"),
+    ("Luong attention", "dot, general and concat scores; local-p attention"),
+    ("Self-attention", "queries, keys, values; scaled dot product; multi-head"),
+    ("Positional encoding", "sinusoidal and learned positions"),
+    ("Transformer", "encoder and decoder blocks, residual + LayerNorm, masks"),
+    ("BERT", "encoder-only; masked LM, next-sentence prediction, [CLS]"),
+    ("GPT", "decoder-only causal LM; greedy, temperature and top-k sampling"),
+    ("Beyond text", "images as sequences of patches; graph attention"),
+)
+
+
+def families_table() -> pd.DataFrame:
+    """One row per family: what it teaches, whether it can be trained now, and as what."""
+    by_family: dict[str, list[str]] = {}
+    for arch in list_architectures():
+        by_family.setdefault(arch.family.casefold(), []).append(arch.title)
+    rows = []
+    for family, teaches in FAMILIES:
+        titles = by_family.get(family.casefold(), [])
+        rows.append(
+            {
+                "Family": family,
+                "What the notes teach": teaches,
+                "Available": bool(titles),
+                "Train it as": ", ".join(titles) if titles else "planned",
+            }
+        )
+    return pd.DataFrame(rows)

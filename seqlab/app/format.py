@@ -1,0 +1,200 @@
+"""Readable labels: units, durations, metric and baseline names, metric tables."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from seqlab.plots.style import axis_title, squared_unit
+
+__all__ = [
+    "axis_title",
+    "baseline_label",
+    "best_baseline",
+    "duration",
+    "metric_label",
+    "metric_value",
+    "metrics_table",
+    "primary_metric",
+    "squared_unit",
+    "steps_as_time",
+    "with_unit",
+]
+
+# metric key -> (name, unit rule, higher is better, factor to display)
+# unit rule: "unit" = the target's unit, "unit2" = its square, else a fixed unit.
+METRICS: dict[str, tuple[str, str, bool, float]] = {
+    "mae": ("MAE", "unit", False, 1.0),
+    "rmse": ("RMSE", "unit", False, 1.0),
+    "mse": ("MSE", "unit2", False, 1.0),
+    "mape": ("MAPE", "%", False, 1.0),
+    "accuracy": ("accuracy", "%", True, 100.0),
+    "cross_entropy": ("cross-entropy", "nats", False, 1.0),
+}
+
+_BASELINES = {
+    "naive": "Naive (last value)",
+    "mean": "Mean (training mean)",
+    "majority": "Majority class",
+    "memoryless": "Memoryless (class frequencies per step)",
+}
+_SEASON_WORDS = {"day": "same time yesterday", "week": "same time last week", "period": "one period back"}
+
+
+def baseline_label(name: str) -> str:
+    """``seasonal_naive_day`` -> ``Seasonal naive (same time yesterday)``."""
+    if name in _BASELINES:
+        return _BASELINES[name]
+    if name.startswith("seasonal_naive_"):
+        season = name.removeprefix("seasonal_naive_")
+        return f"Seasonal naive ({_SEASON_WORDS.get(season, season)})"
+    return name.replace("_", " ").capitalize()
+
+
+def metric_unit(key: str, unit: str) -> str:
+    rule = METRICS.get(key, (key, "", False, 1.0))[1]
+    if rule == "unit":
+        return unit
+    if rule == "unit2":
+        return squared_unit(unit)
+    return rule
+
+
+def metric_label(key: str, unit: str = "") -> str:
+    """``mae`` -> ``MAE (GW)``, ``accuracy`` -> ``accuracy (%)``."""
+    name = METRICS.get(key, (key.replace("_", " "),))[0]
+    return axis_title(name, metric_unit(key, unit))
+
+
+def metric_value(key: str, value) -> float:
+    """The value as displayed (accuracy in percent)."""
+    factor = METRICS.get(key, ("", "", False, 1.0))[3]
+    return float(value) * factor if _finite(value) else float("nan")
+
+
+def higher_is_better(key: str) -> bool:
+    return METRICS.get(key, ("", "", False, 1.0))[2]
+
+
+# The order metrics are shown in; the first one present is the task's main metric
+# (forecast: MAE; regress: MSE, the adding problem's figure; classify and label: accuracy).
+METRIC_ORDER = ("accuracy", "cross_entropy", "mae", "rmse", "mape")
+TASK_METRIC_ORDER = {"regress": ("mse", "rmse", "mae")}
+
+
+def ordered_metrics(keys, task: str | None = None) -> list[str]:
+    """``keys`` in display order for ``task`` (metrics.json stores them sorted by name)."""
+    order = TASK_METRIC_ORDER.get(task, METRIC_ORDER)
+    rank = {k: i for i, k in enumerate(order)}
+    return sorted(keys, key=lambda k: (rank.get(k, len(rank)), k))
+
+
+def primary_metric(metrics: dict, task: str | None = None) -> str | None:
+    """The metric a task is judged by first (MAE, MSE or accuracy)."""
+    keys = ordered_metrics(metrics.get("model", {}), task)
+    return keys[0] if keys else None
+
+
+def best_baseline(metrics: dict, key: str | None = None, task: str | None = None) -> tuple[str | None, dict]:
+    """The baseline best on ``key`` (default: the primary metric): ``(name, its metrics)``."""
+    key = key or primary_metric(metrics, task)
+    baselines = {k: v for k, v in metrics.get("baselines", {}).items() if _finite(v.get(key))}
+    if not baselines:
+        return None, {}
+    pick = max if higher_is_better(key) else min
+    name = pick(baselines, key=lambda k: baselines[k][key])
+    return name, baselines[name]
+
+
+def skill(metrics: dict, key: str | None = None, task: str | None = None) -> float:
+    """How much better than the best baseline, in % (positive: the model wins).
+
+    Errors: ``(1 - model / baseline) * 100``; accuracy: the gain in percentage points.
+    """
+    key = key or primary_metric(metrics, task)
+    _, base = best_baseline(metrics, key)
+    model = metrics.get("model", {}).get(key)
+    if not base or not _finite(model):
+        return float("nan")
+    if higher_is_better(key):
+        return metric_value(key, model) - metric_value(key, base[key])
+    return (1 - model / base[key]) * 100 if base[key] else float("nan")
+
+
+def metrics_table(metrics: dict, unit: str, model_label: str = "Model", task: str | None = None) -> pd.DataFrame:
+    """Model and baselines as rows; every reported metric (with its unit) as a column."""
+    rows = {model_label: metrics.get("model", {})}
+    for name, values in metrics.get("baselines", {}).items():
+        rows[baseline_label(name)] = values
+    keys = ordered_metrics(metrics.get("model", {}), task)
+    table = pd.DataFrame(
+        {metric_label(k, unit): [metric_value(k, v.get(k)) for v in rows.values()] for k in keys},
+        index=pd.Index(list(rows), name="forecast" if "mae" in keys and "mape" in keys else "predictor"),
+    )
+    table.attrs["higher_is_better"] = {metric_label(k, unit): higher_is_better(k) for k in keys}
+    return table.astype("float64")
+
+
+def style_best(table: pd.DataFrame):
+    """A Styler that highlights the best value of every column (lowest error, highest accuracy)."""
+    best = "background-color: #c8ecd0; font-weight: 700;"
+    higher = table.attrs.get("higher_is_better", {})
+    styler = table.style.format("{:.4g}", na_rep="–")
+    lower_cols = [c for c in table.columns if not higher.get(c, False)]
+    upper_cols = [c for c in table.columns if higher.get(c, False)]
+    if lower_cols:
+        styler = styler.highlight_min(subset=lower_cols, axis=0, props=best)
+    if upper_cols:
+        styler = styler.highlight_max(subset=upper_cols, axis=0, props=best)
+    return styler
+
+
+def seasonal_baseline(names) -> str | None:
+    """The seasonal-naive baseline to draw by default ("day" first)."""
+    seasonal = [n for n in names if n.startswith("seasonal_naive_")]
+    for preferred in ("seasonal_naive_day", "seasonal_naive_period"):
+        if preferred in seasonal:
+            return preferred
+    return seasonal[0] if seasonal else None
+
+
+def duration(seconds: float | None) -> str:
+    """``75`` -> ``1 min 15 s``."""
+    if seconds is None or not _finite(seconds):
+        return "–"
+    seconds = max(0, int(round(seconds)))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
+def steps_as_time(index: pd.Index, steps: int) -> str:
+    """How long ``steps`` rows last on a time index (``96`` half-hours -> ``2 days``); ``""`` else."""
+    if not isinstance(index, pd.DatetimeIndex) or len(index) < 2:
+        return ""
+    total = (index[1] - index[0]) * int(steps)
+    hours = total / pd.Timedelta(hours=1)
+    if hours >= 24 and hours % 24 == 0:
+        days = int(hours // 24)
+        return f"{days} day" + ("s" if days != 1 else "")
+    if hours >= 1:
+        return f"{hours:g} hours" if hours != 1 else "1 hour"
+    return f"{total / pd.Timedelta(minutes=1):g} min"
+
+
+def with_unit(value: float, unit: str, digits: int = 4) -> str:
+    if not _finite(value):
+        return "–"
+    return f"{value:.{digits}g} {unit}".strip()
+
+
+def _finite(value) -> bool:
+    try:
+        return value is not None and math.isfinite(float(value))
+    except (TypeError, ValueError):
+        return False

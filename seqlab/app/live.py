@@ -1,0 +1,143 @@
+"""The live view of a training job: a fragment that re-reads the job's events every half second.
+
+Training runs in the JobManager's worker thread, never in the script, so a
+rerun, a widget touch or a page switch leaves it running. The fragment only
+reads events (``events_since``) and redraws; when the job ends it asks for one
+full rerun so the page shows the result.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from seqlab.app import cache, state
+from seqlab.app.format import duration, steps_as_time
+from seqlab.app.results import model_title
+from seqlab.plots import loss_curves
+from seqlab.tasks import get_task
+from seqlab.training.jobs import Job
+from seqlab.training.spec import ExperimentSpec
+
+POLL_SECONDS = 0.5
+
+
+def job_title(job: Job) -> str:
+    """``Job 3: LSTM on energy``."""
+    return f"Job {job.job_id}: {model_title(job.spec.model)} on {job.spec.dataset}"
+
+
+def progress_text(job: Job) -> tuple[float, str]:
+    """The bar's fraction and its text: epoch counter, percent, ETA, or the latest status."""
+    if job.status == "queued":
+        return 0.0, "queued: waits for the running job to finish"
+    events = job.events_since(0)
+    progress = job.progress()
+    status = next((e["message"] for e in reversed(events) if e["type"] == "status"), None)
+    if progress["epochs"] is None:
+        return 0.0, "loading data and building the model…"
+    if status:  # status events come after the last batch: evaluating, exporting
+        return 1.0, f"training done, {status}…"
+    eta = f" · about {duration(progress['eta'])} left" if progress["eta"] is not None else ""
+    return progress["fraction"], (
+        f"epoch {max(progress['epoch'], 1)} of {progress['epochs']} · {progress['fraction']:.0%}{eta}"
+    )
+
+
+def describe_task(facts: dict, spec: ExperimentSpec) -> str:
+    """One sentence: what the model will see and predict, and how many examples it learns from."""
+    n, features = facts["windows"], ", ".join(facts["features"])
+    if len(facts["features"]) > 4:
+        features = f"{len(facts['features'])} features"
+    batches = -(-n["train"] // spec.batch_size)
+    counts = (
+        f"{n['train']:,} training examples ({batches:,} batches per epoch), {n['val']:,} validation, "
+        f"{n['test']:,} test."
+    )
+    target = f"**{facts['target']}**"
+    if facts["task"] == "forecast":
+        lookback, horizon = facts["lookback"], facts["horizon"]
+        look_time, hor_time = steps_as_time(facts["index"], lookback), steps_as_time(facts["index"], horizon)
+        return (
+            f"Forecast {target} {horizon} steps" + (f" ({hor_time})" if hor_time else "")
+            + f" ahead from the last {lookback}" + (f" ({look_time})" if look_time else "")
+            + f" of {features}. " + counts
+        )
+    what = {
+        "regress": f"its {target} ({facts['horizon']} value{'s' if facts['horizon'] != 1 else ''})",
+        "classify": f"its {target}, one of {facts['classes']} classes",
+        "label": f"the {target} class at every step ({facts['classes']} classes)",
+    }.get(facts["task"], target)
+    return f"Read sequences of {facts['lookback']} steps of {features}; predict {what}. " + counts
+
+
+def loss_figure(job: Job, unit: str, loss: str):
+    events = job.events_since(0)
+    start = next((e for e in events if e["type"] == "start"), {})
+    return loss_curves(
+        [e for e in events if e["type"] == "batch"],
+        [e for e in events if e["type"] == "epoch"],
+        steps_per_epoch=start.get("steps_per_epoch"),
+        unit=unit,
+        loss=loss,
+        total_epochs=job.spec.epochs,
+        title="Loss while training (thin: each batch; markers: epoch means)",
+    )
+
+
+def _unit_and_loss(job: Job) -> tuple[str, str]:
+    try:
+        facts = cache.dataset_facts(job.spec.dataset, job.spec.data_options)
+        return facts["unit"], get_task(facts["task"]).loss
+    except (ValueError, RuntimeError):
+        return "", "mse"
+
+
+def job_panel(job_id: int) -> None:
+    """Status, progress with ETA, live loss curves and Cancel, for one job (fragment body)."""
+    job = state.find_job(job_id)
+    if job is None:
+        return
+    if job.done:
+        st.rerun()  # one full rerun: the page now shows the result instead of this panel
+    st.subheader(job_title(job))
+    fraction, text = progress_text(job)
+    st.progress(fraction, text=text)
+    events = job.events_since(0)
+    batches = [e for e in events if e["type"] == "batch"]
+    epochs = [e for e in events if e["type"] == "epoch"]
+    start = next((e for e in events if e["type"] == "start"), {})
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("Epoch", f"{batches[-1]['epoch'] if batches else 0} / {job.spec.epochs}")
+    c2.metric("Train loss", f"{batches[-1]['loss']:.4g}" if batches else "–",
+              help="The running mean over this epoch's batches so far.")
+    c3.metric("Validation loss", f"{epochs[-1]['val_loss']:.4g}" if epochs and "val_loss" in epochs[-1] else "–")
+    c4.metric("Elapsed", duration(batches[-1]["elapsed"]) if batches else "–",
+              help=f"Training on {start.get('device', cache.device())}.")
+    st.plotly_chart(loss_figure(job, *_unit_and_loss(job)), key=f"live.loss.{job_id}")
+    cancelling = job.cancel_flag.is_set()
+    if st.button(
+        "Cancelling…" if cancelling else "Cancel training",
+        key=f"live.cancel.{job_id}",
+        icon=":material/stop_circle:",
+        disabled=cancelling,
+        help="Stops after the current batch; the run is still saved and evaluated, marked cancelled.",
+    ):
+        job.cancel()  # the next poll (0.5 s) shows "Cancelling…"
+    queued = [j for j in state.manager().queued() if j.job_id != job_id]
+    if queued:
+        st.markdown(f"**Queued ({len(queued)})**")
+        for other in queued:
+            left, right = st.columns([4, 1], vertical_alignment="center")
+            left.write(job_title(other) + (" (cancelled)" if other.cancel_flag.is_set() else ""))
+            if right.button("Remove", key=f"live.remove.{other.job_id}", disabled=other.cancel_flag.is_set()):
+                other.cancel()
+
+
+def show_active_job() -> bool:
+    """Draw the live panel of the running (or next queued) job; ``False`` when there is none."""
+    job = state.manager().active()
+    if job is None:
+        return False
+    with st.container(border=True):
+        st.fragment(job_panel, run_every=POLL_SECONDS)(job.job_id)
+    return True

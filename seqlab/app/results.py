@@ -1,0 +1,411 @@
+"""A finished run on screen: headline metrics, the table against the baselines, predictions, serving.
+
+Every task (forecast, regress, classify, label) writes ``metrics.json`` as
+``{"model": {...}, "baselines": {...}}`` and ``predictions.npz`` with
+``y_true``, ``y_pred``, ``origin`` and ``baseline_<name>``; the views here read
+those, and choose the figure by the run's task.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from seqlab.app import cache
+from seqlab.app.format import (
+    baseline_label,
+    best_baseline,
+    duration,
+    metric_label,
+    metric_unit,
+    metric_value,
+    metrics_table,
+    ordered_metrics,
+    primary_metric,
+    seasonal_baseline,
+    skill,
+    style_best,
+    with_unit,
+)
+from seqlab.data import SequenceData
+from seqlab.models import get_architecture
+from seqlab.plots import (
+    class_probabilities,
+    confusion_matrix,
+    forecast_window,
+    label_sequence,
+    loss_curves,
+    predicted_vs_actual,
+    sample_preview,
+)
+from seqlab.runs import Run
+from seqlab.tasks import get_task
+
+SERVE_HELP = "Float32 round-off only: the SavedModel is the trained model."
+
+
+def model_title(name: str) -> str:
+    try:
+        return get_architecture(name).title
+    except ValueError:
+        return name
+
+
+def target_unit(run: Run) -> tuple[str, str]:
+    target = run.meta.get("target", "y")
+    return target, run.meta.get("units", {}).get(target, "")
+
+
+def task_of(run: Run) -> str:
+    return run.meta.get("task", "forecast")
+
+
+def classes_of(run: Run, data: SequenceData | None = None) -> tuple[str, ...]:
+    return tuple(run.meta.get("classes") or (data.classes if data is not None else ()))
+
+
+# ---------------------------------------------------------------- metrics
+
+
+def headline(run: Run, per_row: int = 2) -> None:
+    """``st.metric`` cards: the task's metrics (the first against the best baseline), training time.
+
+    ``per_row``: 2 for a narrow column (two rows of two), 4 for the full page width.
+    """
+    _, unit = target_unit(run)
+    model = run.metrics.get("model", {})
+    task = task_of(run)
+    keys = ordered_metrics(model, task)[:3]
+    primary = primary_metric(run.metrics, task)
+    base_name, base = best_baseline(run.metrics, task=task)
+    cards = st.columns(per_row)
+    while len(cards) < 4:
+        cards += st.columns(per_row)
+    for i, key in enumerate(keys):
+        value = metric_value(key, model[key])
+        delta, help_text = None, None
+        if key == primary and base:
+            gain = skill(run.metrics, task=task)
+            better = gain > 0
+            if key == "accuracy":
+                delta = f"{gain:+.1f} points vs best baseline"
+            else:
+                delta = f"{-gain:+.1f} % vs best baseline"
+            help_text = (
+                f"On the test split. The delta compares with the best baseline "
+                f"({baseline_label(base_name)}: {with_unit(metric_value(key, base[key]), metric_unit(key, unit))}); "
+                + ("the model beats it." if better else "the model does not beat it yet.")
+            )
+        cards[i].metric(
+            f"Test {metric_label(key, '').split(' (')[0]}",
+            with_unit(value, metric_unit(key, unit), 4),
+            delta,
+            delta_color="normal" if key == "accuracy" else "inverse",
+            help=help_text,
+            border=True,
+        )
+    epochs = run.meta.get("epochs_run", 0)
+    cards[len(keys)].metric(
+        "Training time", duration(run.meta.get("train_seconds")),
+        f"{epochs} epoch{'s' if epochs != 1 else ''} · {run.meta.get('parameters', 0):,} weights",
+        delta_color="off", delta_arrow="off", border=True,
+    )
+
+
+def metrics_block(run: Run) -> None:
+    """The model beside every baseline; the best value of each column highlighted."""
+    _, unit = target_unit(run)
+    table = metrics_table(
+        run.metrics, unit, model_label=f"Model: {model_title(run.meta.get('model', ''))}", task=task_of(run)
+    )
+    st.dataframe(style_best(table), width="stretch")
+    st.caption(
+        "On the test split, in the target's unit. The best value of each column is highlighted "
+        "(lowest error, highest accuracy). " + BASELINE_NOTES.get(task_of(run), "")
+    )
+
+
+BASELINE_NOTES = {
+    "forecast": "Naive repeats the last value; seasonal naive repeats the same time one season earlier.",
+    "regress": "The mean baseline always predicts the training mean.",
+    "classify": "The majority baseline always predicts the most frequent training class.",
+    "label": "Majority predicts the most frequent class everywhere; memoryless the most frequent at each step.",
+}
+
+
+# ---------------------------------------------------------------- test-split views
+
+
+def _run_data(run: Run) -> tuple[dict, SequenceData] | None:
+    try:
+        preds = cache.predictions(run)
+        data = cache.dataset(run.spec["dataset"], run.spec.get("data_options", {}))
+    except (OSError, ValueError, KeyError, RuntimeError) as err:
+        st.warning(f"Cannot show this run's predictions: {err}")
+        return None
+    if len(preds.get("origin", ())) == 0:
+        st.info("The test split of this run is empty.")
+        return None
+    return preds, data
+
+
+def _time_label(index: pd.Index, row: int) -> str:
+    value = index[row]
+    if isinstance(value, pd.Timestamp):
+        return value.strftime("%a %d %b %Y, %H:%M")
+    return f"step {value}"
+
+
+def pick_test_item(run: Run, data: SequenceData, count: int, key: str, label: str | None = None) -> int:
+    """A slider over the test split: forecast origins as times, else sample numbers."""
+    origins = data.splits["test"].origin
+    if task_of(run) == "forecast":
+        return st.select_slider(
+            label or "Test window (forecast origin)",
+            options=list(range(count)),
+            value=count // 2,
+            format_func=lambda i: _time_label(data.frame.index, int(origins[i])),
+            key=key,
+            help="Each test window starts forecasting at this time; drag to browse the test split.",
+        )
+    return st.select_slider(
+        label or "Test sequence",
+        options=list(range(count)),
+        value=0,
+        format_func=lambda i: f"#{i + 1} of {count} (sample {int(origins[i])})",
+        key=key,
+    )
+
+
+def sample_frame(data: SequenceData, sample_id: int) -> pd.DataFrame:
+    """One independent sequence's rows (index t) from the long ``(sample, t)`` frame."""
+    return data.frame.xs(int(sample_id), level="sample")
+
+
+def forecast_parts(run: Run, data: SequenceData, origin: int) -> tuple[pd.Series, pd.Series]:
+    target = run.meta.get("target", data.target)
+    history = data.frame[target].iloc[origin - data.lookback : origin]
+    actual = data.frame[target].iloc[origin : origin + data.horizon]
+    return history, actual
+
+
+def predictions_view(run: Run, key: str) -> None:
+    """The test-split figure that fits the run's task."""
+    loaded = _run_data(run)
+    if loaded is None:
+        return
+    preds, data = loaded
+    task = task_of(run)
+    target, unit = target_unit(run)
+    if task == "forecast":
+        _forecast_view(run, preds, data, key)
+    elif task == "regress":
+        fig = predicted_vs_actual(
+            preds["y_true"], preds["y_pred"], name=target, unit=unit,
+            baseline=preds.get("baseline_mean"), baseline_name=baseline_label("mean"),
+        )
+        st.plotly_chart(fig, key=f"{key}.scatter")
+        st.caption("Every test sequence: the closer to the dashed diagonal, the better.")
+    elif task == "classify":
+        classes = classes_of(run, data)
+        st.plotly_chart(confusion_matrix(preds["y_true"], preds["y_pred"], classes), key=f"{key}.confusion")
+        st.caption("Test sequences by true class (rows) and predicted class (columns): a good model fills the diagonal.")
+    elif task == "label":
+        classes = classes_of(run, data)
+        i = pick_test_item(run, data, len(preds["origin"]), key=f"{key}.item")
+        rows = {"truth": preds["y_true"][i], "model": preds["y_pred"][i]}
+        rows.update({baseline_label(k.removeprefix("baseline_")): preds[k][i] for k in preds if k.startswith("baseline_")})
+        st.plotly_chart(label_sequence(rows, classes, title=f"Test sequence #{i + 1}"), key=f"{key}.labels")
+    else:
+        st.info(f"No figure for {task!r} runs yet; the metrics above say how it did.")
+
+
+def _forecast_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
+    target, unit = target_unit(run)
+    i = pick_test_item(run, data, len(preds["origin"]), key=key)
+    origin = int(preds["origin"][i])
+    history, actual = forecast_parts(run, data, origin)
+    index = actual.index
+    forecasts = {f"model ({model_title(run.meta.get('model', ''))})": pd.Series(preds["y_pred"][i], index)}
+    names = [k.removeprefix("baseline_") for k in preds if k.startswith("baseline_")]
+    seasonal = seasonal_baseline(names)
+    ordered = ([seasonal] if seasonal else []) + [n for n in names if n != seasonal]
+    for name in ordered:
+        forecasts[baseline_label(name)] = pd.Series(preds[f"baseline_{name}"][i], index)
+    hidden = tuple(baseline_label(n) for n in ordered if n != seasonal)
+    fig = forecast_window(
+        history, actual, forecasts, unit=unit, hidden=hidden,
+        title=f"{target}: {data.horizon}-step forecast from {_time_label(data.frame.index, origin)}",
+    )
+    st.plotly_chart(fig, key=f"{key}.chart")
+    err = np.abs(preds["y_pred"][i] - preds["y_true"][i]).mean()
+    caption = f"Model MAE on this window: {with_unit(err, unit)}."
+    if hidden:
+        caption += " Click a legend entry to show the other baselines."
+    st.caption(caption)
+
+
+def history_view(run: Run, key: str, title: str = "Loss history (thin: each batch; markers: epoch means)") -> None:
+    """The run's recorded losses, per batch and per epoch."""
+    batches, epochs = run.history.get("batch", []), run.history.get("epoch", [])
+    if not batches and not epochs:
+        st.info("This run has no recorded loss history.")
+        return
+    _, unit = target_unit(run)
+    try:
+        loss = get_task(task_of(run)).loss
+    except ValueError:
+        loss = "mse"
+    st.plotly_chart(loss_curves(batches, epochs, unit=unit, loss=loss, title=title), key=f"{key}.history")
+
+
+def run_overview(run: Run, key: str) -> None:
+    """Headline metrics, the metrics table and the test-split figure."""
+    if run.status == "cancelled":
+        st.warning(
+            f"Training was cancelled after {run.meta.get('epochs_run', 0)} epoch(s); the run was saved "
+            "with the weights it had, and evaluated like any other."
+        )
+    headline(run, per_row=4)
+    st.markdown("**Test metrics against the baselines**")
+    metrics_block(run)
+    predictions_view(run, key=f"{key}.window")
+
+
+# ---------------------------------------------------------------- serving
+
+
+def serve_view(run: Run, key: str) -> None:
+    """Load the run's SavedModel (cached), predict one test item with it, plot it against the truth."""
+    loaded = _run_data(run)
+    if loaded is None:
+        return
+    preds, data = loaded
+    test = data.splits["test"]
+    task = task_of(run)
+    target, unit = target_unit(run)
+    label = "Test window to predict" if task == "forecast" else "Test sequence to predict"
+    i = pick_test_item(run, data, len(test), key=f"{key}.item", label=label)
+    loaded_key = f"{key}.loaded"
+    if st.button("Load SavedModel and predict", type="primary", icon=":material/rocket_launch:", key=f"{key}.go"):
+        st.session_state[loaded_key] = True
+    if not st.session_state.get(loaded_key):
+        st.caption("The SavedModel loads once, then every window you pick is predicted at once.")
+        return
+    try:
+        served = cache.serving(run)(test.x[i : i + 1])[0]  # (1, T, F) raw units -> one prediction
+    except ValueError as err:
+        st.error(f"Could not serve the SavedModel: {err}")
+        return
+    same = i < len(preds["origin"]) and int(preds["origin"][i]) == int(test.origin[i])
+    stored = preds.get("probabilities", preds["y_pred"])[i] if same else None
+    gap = float(np.abs(np.asarray(served) - np.asarray(stored)).max()) if stored is not None else None
+
+    if task == "forecast":
+        origin = int(test.origin[i])
+        history, actual = forecast_parts(run, data, origin)
+        forecasts = {"SavedModel forecast": pd.Series(served, actual.index)}
+        if stored is not None:
+            forecasts["forecast stored at training"] = pd.Series(stored, actual.index)
+        fig = forecast_window(
+            history, actual, forecasts, unit=unit,
+            title=f"SavedModel forecast of {target} from {_time_label(data.frame.index, origin)}",
+            styles={"forecast stored at training": dict(color="#2ca02c", width=0)},
+        )
+        st.plotly_chart(fig, key=f"{key}.chart")
+        error = with_unit(float(np.abs(served - actual.to_numpy()).mean()), unit)
+        cards = [("MAE of this forecast", error)]
+    elif task == "regress":
+        st.plotly_chart(
+            sample_preview(sample_frame(data, test.origin[i]), list(data.features), data.target, data.units,
+                           title="The input sequence"),
+            key=f"{key}.input",
+        )
+        cards = [
+            (f"Actual {target}", with_unit(float(np.ravel(test.y[i])[0]), unit)),
+            (f"SavedModel {target}", with_unit(float(np.ravel(served)[0]), unit)),
+        ]
+    elif task == "classify":
+        classes = classes_of(run, data)
+        truth = int(test.y[i])
+        bars = {"SavedModel": served}
+        if stored is not None:
+            bars["stored at training"] = stored
+        left, right = st.columns(2)
+        left.plotly_chart(
+            sample_preview(sample_frame(data, test.origin[i]), list(data.features), data.target, data.units,
+                           classes=classes, title="The input sequence"),
+            key=f"{key}.input",
+        )
+        right.plotly_chart(class_probabilities(bars, classes, truth), key=f"{key}.probs")
+        cards = [("True class", classes[truth]), ("SavedModel predicts", classes[int(np.argmax(served))])]
+    elif task == "label":
+        classes = classes_of(run, data)
+        rows = {"truth": test.y[i], "SavedModel": np.argmax(served, axis=-1)}
+        st.plotly_chart(label_sequence(rows, classes, title="SavedModel labels"), key=f"{key}.labels")
+        cards = [("Steps right", f"{int((rows['SavedModel'] == rows['truth']).sum())} of {len(rows['truth'])}")]
+    else:
+        st.write(served)
+        cards = []
+    if gap is not None:
+        gap_unit = unit if task in ("forecast", "regress") else ""
+        cards.append(("Largest gap to the training-time prediction", with_unit(gap, gap_unit, 2)))
+    for col, (label, value) in zip(st.columns(max(len(cards), 1)), cards):
+        col.metric(label, value, border=True, help=SERVE_HELP if label.startswith("Largest") else None)
+    st.caption(f"Served from `{run.savedmodel_path}` with `seqlab.export.load_serving` (TensorFlow only).")
+
+
+# ---------------------------------------------------------------- the runs table
+
+
+def runs_table(runs: list[Run]) -> pd.DataFrame:
+    """One row per run: what, how well against its best baseline, how big, where, when."""
+    rows = []
+    for run in runs:
+        model = run.metrics.get("model", {})
+        task = task_of(run)
+        key = primary_metric(run.metrics, task)
+        _, base = best_baseline(run.metrics, task=task)
+        _, unit = target_unit(run)
+        rows.append(
+            {
+                "run": run.run_id,
+                "dataset": run.meta.get("dataset", run.spec.get("dataset", "?")),
+                "task": task_of(run),
+                "model": model_title(run.meta.get("model", run.spec.get("model", "?"))),
+                "status": run.status,
+                "epochs": run.meta.get("epochs_run"),
+                "metric": metric_label(key, unit) if key else "",
+                "test": metric_value(key, model.get(key)) if key else np.nan,
+                "best baseline": metric_value(key, base.get(key)) if key and base else np.nan,
+                "skill": skill(run.metrics, task=task),
+                "MAE": model.get("mae", np.nan),
+                "RMSE": model.get("rmse", np.nan),
+                "MAPE %": model.get("mape", np.nan),
+                "params": run.meta.get("parameters"),
+                "device": run.meta.get("device", ""),
+                "created": pd.to_datetime(run.meta.get("created"), errors="coerce"),
+            }
+        )
+    table = pd.DataFrame(rows)
+    # Forecast-only columns (MAE, RMSE, MAPE) stay out when no run has them.
+    return table.dropna(axis=1, how="all") if len(table) else table
+
+
+def io_summary(run: Run) -> str:
+    """``96 steps × 3 features (Demand, ...) → 48 steps of Demand``, per task."""
+    meta = run.meta
+    features = meta.get("features", [])
+    inputs = f"{meta.get('lookback')} steps × {len(features)} features"
+    if len(features) <= 4:
+        inputs += f" ({', '.join(features)})"
+    target, task = meta.get("target", "?"), task_of(run)
+    classes = meta.get("classes") or []
+    outputs = {
+        "forecast": f"{meta.get('horizon')} steps of {target}",
+        "regress": f"{target}" + (f" ({meta.get('horizon')} values)" if meta.get("horizon", 1) != 1 else ""),
+        "classify": f"{target} (one of {len(classes)} classes)",
+        "label": f"{target} at every step ({len(classes)} classes)",
+    }.get(task, target)
+    return f"input {inputs} → {outputs}"

@@ -1,0 +1,42 @@
+"""Session state: one JobManager per browser session, the run store, submitting."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from seqlab.runs import RunStore
+from seqlab.training.jobs import Job, JobManager
+from seqlab.training.spec import ExperimentSpec
+
+MANAGER_KEY = "seqlab.jobs"
+
+
+def manager() -> JobManager:
+    """This session's job manager (one running job, more queued); survives reruns and page switches."""
+    if MANAGER_KEY not in st.session_state:
+        st.session_state[MANAGER_KEY] = JobManager()
+    return st.session_state[MANAGER_KEY]
+
+
+def store() -> RunStore:
+    """The run store (``$SEQLAB_RUNS_DIR`` or ``./saved_models``)."""
+    return RunStore()
+
+
+def find_job(job_id: int) -> Job | None:
+    return next((j for j in manager().jobs if j.job_id == job_id), None)
+
+
+def submit(spec: ExperimentSpec) -> Job | None:
+    """Submit ``spec``; a bad spec is shown with ``st.error`` and ``None`` returned."""
+    try:
+        job = manager().submit(spec)
+    except ValueError as err:
+        st.error(f"Cannot train this setting: {err}")
+        return None
+    return job
+
+
+def last_finished() -> Job | None:
+    done = [j for j in manager().jobs if j.done]
+    return done[-1] if done else None

@@ -1,0 +1,210 @@
+"""Shared widgets: dataset and architecture pickers, typed option inputs, training settings.
+
+Every hyper-parameter widget is generated from a default that the library owns
+(a dataset's ``defaults``, an architecture's ``defaults``, ``ExperimentSpec``'s
+field defaults), so the app never invents its own names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import streamlit as st
+
+from seqlab.data import DatasetInfo, list_datasets
+from seqlab.models import Architecture, list_architectures
+from seqlab.training.spec import OPTIMIZERS, ExperimentSpec
+
+# name -> (label, help). Names not listed get a label made from the name.
+LABELS: dict[str, tuple[str, str | None]] = {
+    "lookback": ("Lookback T", "How many past steps the model sees in one window."),
+    "horizon": ("Horizon H", "How many future steps it forecasts at once."),
+    "stride": ("Stride", "Steps between the starts of consecutive training windows (1 = every step)."),
+    "val_fraction": ("Validation fraction", "Share of the series (after train) used for validation."),
+    "test_fraction": ("Test fraction", "Share of the series at the end held out for the test metrics."),
+    "length": ("Series length (steps)", None),
+    "period": ("Period (steps)", None),
+    "noise": ("Noise σ", "Standard deviation of the Gaussian noise."),
+    "seed": ("Seed", "Seeds Python, NumPy and the backend: the same seed gives the same run."),
+    "units": ("Units", "Hidden units per layer (the state size d)."),
+    "layers": ("Layers", "Number of stacked layers."),
+    "dropout": ("Dropout", "Fraction of the layer inputs dropped at random during training."),
+    "epochs": ("Epochs", "Passes over the training windows."),
+    "batch_size": ("Batch size", "Windows per gradient step."),
+    "optimizer": ("Optimizer", None),
+    "learning_rate": ("Learning rate", None),
+    "clip_norm": ("Clip gradient norm", "Clip the global gradient norm to this value; 0 = off."),
+    "clip_value": ("Clip gradient values", "Clip every gradient entry to ±this value; 0 = off. Not with a norm clip."),
+    "length_T": ("Sequence length T", "Steps per sequence."),
+    "samples": ("Sequences", "How many sequences to generate (train, validation and test together)."),
+    "delay": ("Delay (steps)", "Steps between reading the symbols and writing them out."),
+    "symbols": ("Symbols", "Size of the alphabet to copy."),
+    "tau": ("Delay τ (steps)", "The Mackey-Glass delay: chaotic from about 17."),
+    "bidirectional": ("Bidirectional", "Run a second layer backwards and merge both states."),
+    "merge_mode": ("Merge mode", "How forward and backward states combine."),
+    "activation": ("Activation", None),
+    "identity_init": ("Identity initialisation", "Recurrent weights start as the identity (IRNN, for ReLU)."),
+    "variant": ("Variant", "Which parts of the LSTM cell are kept, as the notes build it up."),
+    "reset_after": ("Reset after", "Apply the reset gate after the matrix product (Keras/cuDNN form)."),
+    "spectral_radius": ("Spectral radius", "Largest eigenvalue modulus of the reservoir matrix."),
+    "leak_rate": ("Leak rate", "Share of the new state mixed in at every step."),
+    "input_scaling": ("Input scaling", None),
+    "connectivity": ("Connectivity", "Share of non-zero reservoir weights."),
+    "ridge": ("Ridge λ", "Regularisation of the closed-form readout."),
+    "early_stopping": (
+        "Early-stopping patience (epochs)",
+        "Stop when the validation loss has not improved for this many epochs and keep the best "
+        "weights; 0 = off.",
+    ),
+}
+DEFAULT_DATASET = "energy"
+SECONDARY_DATA_OPTIONS = ("val_fraction", "test_fraction", "seed")
+SPEC_DEFAULTS = {
+    f.name: f.default for f in dataclasses.fields(ExperimentSpec) if f.default is not dataclasses.MISSING
+}
+
+
+def label(name: str) -> tuple[str, str | None]:
+    return LABELS.get(name, (name.replace("_", " ").capitalize(), None))
+
+
+def dataset_picker(key: str, task: str | None = None, label_text: str = "Dataset") -> DatasetInfo:
+    datasets = {d.name: d for d in list_datasets(task)}
+    if not datasets:
+        st.error("No dataset is registered.")
+        st.stop()
+    names = list(datasets)
+    # The lecture's running example opens the lesson when it is there.
+    names.sort(key=lambda n: n != DEFAULT_DATASET)
+    name = st.selectbox(
+        label_text,
+        names,
+        format_func=lambda n: f"{n}: {datasets[n].title}",
+        key=key,
+        persist_state="session",
+    )
+    return datasets[name]
+
+
+def architecture_picker(task: str, key: str) -> Architecture:
+    """Only the architectures whose task matches the dataset's."""
+    archs = {a.name: a for a in list_architectures(task)}
+    if not archs:
+        st.error(f"No architecture is registered for {task!r} tasks yet.")
+        st.stop()
+    name = st.selectbox(
+        "Architecture",
+        list(archs),
+        format_func=lambda n: _arch_label(archs[n]),
+        key=key,
+        help=f"The architectures that fit a {task} task.",
+        persist_state="session",
+    )
+    return archs[name]
+
+
+def _arch_label(arch: Architecture) -> str:
+    same = arch.title.casefold() == arch.family.casefold()
+    return arch.title if same else f"{arch.title} (family: {arch.family})"
+
+
+def main_data_options(defaults: dict) -> list[str]:
+    """The data options worth showing up front (lookback, horizon, stride; T; ...)."""
+    return [k for k in defaults if k not in SECONDARY_DATA_OPTIONS][:3]
+
+
+def option_input(name: str, default, key: str, choices=None):
+    """A widget typed after ``default``: select box (``choices``), toggle, integer, float or text."""
+    text, help_text = label(name)
+    common = dict(key=key, help=help_text, persist_state="session")
+    if choices:
+        options = list(choices)
+        return st.selectbox(text, options, index=options.index(default) if default in options else 0, **common)
+    if isinstance(default, bool):
+        return st.toggle(text, value=default, **common)
+    if isinstance(default, int):
+        minimum = 1 if default >= 1 else 0
+        return int(st.number_input(text, min_value=minimum, value=default, step=1, **common))
+    if isinstance(default, float):
+        if name.endswith("_fraction"):
+            return float(st.number_input(text, 0.01, 0.49, value=default, step=0.01, **common))
+        if "dropout" in name:
+            return float(st.number_input(text, 0.0, 0.9, value=default, step=0.05, **common))
+        step = 10.0 ** math.floor(math.log10(abs(default))) / 10 if default else 0.01
+        minimum = 0.0 if default >= 0 else None
+        return float(st.number_input(text, min_value=minimum, value=default, step=step, format="%g", **common))
+    return st.text_input(text, value=str(default), **common)
+
+
+def option_grid(defaults: dict, key_prefix: str, names=None, columns: int = 2, choices=None) -> dict:
+    """Widgets for ``defaults`` (or the ``names`` among them) in a grid of ``columns``."""
+    names = [n for n in (names if names is not None else defaults) if n in defaults]
+    choices = choices or {}
+    values = {}
+    # Switches go last, on their own row: their labels sit beside them and need the width.
+    fields = [n for n in names if not isinstance(defaults[n], bool)]
+    switches = [n for n in names if isinstance(defaults[n], bool)]
+    for group, width in ((fields, columns), (switches, min(columns, 2))):
+        if not group:
+            continue
+        cols = st.columns(width)
+        for i, name in enumerate(group):
+            with cols[i % width]:
+                values[name] = option_input(name, defaults[name], key=f"{key_prefix}.{name}", choices=choices.get(name))
+    return {n: values[n] for n in names}
+
+
+def _off_or_positive(name: str, key: str, default) -> float | None:
+    text, help_text = label(name)
+    value = st.number_input(
+        text, min_value=0.0, value=float(default or 0.0), step=0.5, help=help_text, key=key,
+        persist_state="session",
+    )
+    return float(value) if value > 0 else None
+
+
+def tbptt_inputs(key_prefix: str, lookback: int) -> list[int] | None:
+    """Truncated BPTT(k1, k2): off, or the two step counts."""
+    on = st.toggle(
+        "Truncated BPTT (k1, k2)", key=f"{key_prefix}.tbptt", persist_state="session",
+        help="Train on the training series as one stream: an update every k1 steps, gradients back "
+             "k2 steps (recurrent, unidirectional models).",
+    )
+    if not on:
+        return None
+    c1, c2 = st.columns(2)
+    k1 = c1.number_input("k1 (steps per update)", min_value=1, value=max(lookback // 4, 1), step=1,
+                         key=f"{key_prefix}.tbptt_k1", persist_state="session")
+    k2 = c2.number_input("k2 (steps back)", min_value=1, value=max(lookback // 2, 1), step=1,
+                         key=f"{key_prefix}.tbptt_k2", persist_state="session")
+    return [int(k1), int(k2)]
+
+
+def training_inputs(key_prefix: str) -> dict:
+    """Epochs, batch size, optimizer, learning rate, clipping, early stopping, seed."""
+    d = SPEC_DEFAULTS
+    values: dict = {}
+    c1, c2 = st.columns(2)
+    with c1:
+        values["epochs"] = option_input("epochs", d["epochs"], f"{key_prefix}.epochs")
+        values["optimizer"] = st.selectbox(
+            label("optimizer")[0], OPTIMIZERS, index=OPTIMIZERS.index(d["optimizer"]),
+            key=f"{key_prefix}.optimizer", persist_state="session",
+        )
+        values["clip_norm"] = _off_or_positive("clip_norm", f"{key_prefix}.clip_norm", d.get("clip_norm"))
+        values["seed"] = option_input("seed", d["seed"], f"{key_prefix}.seed")
+    with c2:
+        values["batch_size"] = option_input("batch_size", d["batch_size"], f"{key_prefix}.batch_size")
+        values["learning_rate"] = float(
+            st.number_input(
+                label("learning_rate")[0], min_value=1e-6, max_value=1.0, value=float(d["learning_rate"]),
+                step=1e-4, format="%g", key=f"{key_prefix}.learning_rate", persist_state="session",
+            )
+        )
+        if "clip_value" in d:
+            values["clip_value"] = _off_or_positive("clip_value", f"{key_prefix}.clip_value", d.get("clip_value"))
+        values["early_stopping"] = option_input(
+            "early_stopping", d["early_stopping"], f"{key_prefix}.early_stopping"
+        )
+    return values

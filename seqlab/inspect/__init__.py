@@ -1,0 +1,26 @@
+"""Look inside trained models: traces of recurrent states and gates, gradients through time.
+
+``trace`` runs a model with its recurrent layers stepped through their cells'
+own ``step`` functions and returns every internal (hidden and cell state,
+gates) per time step; ``gradient_through_time`` gives ||dL/dh_t|| for every
+step of one sample; ``pca`` projects a state trajectory to 2-D.
+"""
+
+from seqlab.inspect.gradients import GradientTrace, LayerGradient, gradient_through_time
+from seqlab.inspect.projection import Projection, pca
+from seqlab.inspect.saved import saved_recurrent_layers
+from seqlab.inspect.trace import LayerTrace, Trace, is_recurrent, recurrent_layers, trace
+
+__all__ = [
+    "GradientTrace",
+    "LayerGradient",
+    "LayerTrace",
+    "Projection",
+    "Trace",
+    "gradient_through_time",
+    "is_recurrent",
+    "pca",
+    "recurrent_layers",
+    "saved_recurrent_layers",
+    "trace",
+]

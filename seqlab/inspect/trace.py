@@ -1,0 +1,472 @@
+r"""Trace a model's recurrent layers step by step: hidden states, cell states, gates.
+
+``trace(model, window)`` runs the model once, in its own graph order, and runs
+every recurrent layer by calling its cell's own ``step`` at each time step,
+collecting the internals that ``step`` returns (LSTM: ``i, f, o, c_tilde, c,
+h``; GRU: ``z, r, h_tilde, h``; Elman: ``pre_activation, h``; ESN:
+``h_tilde, h``). The maths exists once, in the cell: the trace and the layer
+run the same function, so the traced states are the states the layer computed
+(a test checks the traced output against the layer's own to 1e-5).
+
+Layers that are not recurrent (the input ``Normalization``, the head) run as
+they are, so a second recurrent layer is traced on the first one's traced
+output sequence. ``keras.layers.Bidirectional`` wrappers are traced in both
+directions, each labelled. Masks carried by the inputs are honoured as
+``keras.layers.RNN`` does: a masked step keeps the state.
+
+Time order: every array is indexed by the input's time step ``t`` (row ``t``
+belongs to ``x_t``), also for a backward direction, whose row ``t`` is the
+state after reading ``x_T, ..., x_t``; its final state is therefore row 0.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import keras
+import numpy as np
+from keras import ops
+from keras.src import backend  # get_keras_mask / set_keras_mask: how Keras 3 carries masks
+
+from seqlab.layers.docs import equations as doc_equations
+
+Perturb = Callable[[str, int, object], object]  # (key, t, h_t) -> h_t' (used by the gradient pass)
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class LayerTrace:
+    """One recurrent layer (one direction of it) over one sequence.
+
+    Attributes:
+        name: the layer's name in the model (a bidirectional wrapper's name for both directions).
+        kind: the cell's class name (``LSTMCell``, ``GRUCell``, ``SimpleRNNCell``, ``ESNCell``).
+        direction: ``"forward"`` or ``"backward"``.
+        arrays: the cell's internals, name -> ``(T, units)``, in the cell's ``internal_names``
+            order; ``h`` is always there (for an ESN it is the reservoir state).
+        inputs: ``(T, features)``, the sequence this layer read (the previous layers' output).
+        time_labels: one label per time step (token, timestamp or step number).
+        equations: the LaTeX blocks of the cell's docstring (``seqlab.layers.docs``).
+        mask: ``(T,)`` booleans, ``False`` where the step was skipped; ``None`` without a mask.
+        output: what the layer returned for this direction (``(T, units)`` or ``(units,)``).
+        variant: the LSTM variant, when there is one.
+    """
+
+    name: str
+    kind: str
+    direction: str
+    arrays: dict[str, np.ndarray]
+    inputs: np.ndarray
+    time_labels: list
+    equations: list[str]
+    mask: np.ndarray | None = None
+    output: np.ndarray | None = None
+    variant: str | None = None
+
+    @property
+    def key(self) -> str:
+        """``lstm_1`` or ``bidirectional_1/backward``: unique within a trace."""
+        return self.name if self.direction == "forward" else f"{self.name}/{self.direction}"
+
+    @property
+    def label(self) -> str:
+        """A readable title: ``lstm_1`` or ``bidirectional_1 (backward)``."""
+        return self.name if self.direction == "forward" else f"{self.name} ({self.direction})"
+
+    @property
+    def units(self) -> int:
+        return int(self.arrays["h"].shape[-1])
+
+    @property
+    def steps(self) -> int:
+        return int(self.arrays["h"].shape[0])
+
+    @property
+    def final_state(self) -> np.ndarray:
+        """``h`` after the last step read: row ``T - 1`` forwards, row 0 backwards (mask aware)."""
+        h = self.arrays["h"]
+        valid = np.arange(len(h)) if self.mask is None else np.flatnonzero(self.mask)
+        if len(valid) == 0:
+            return np.zeros(h.shape[-1], dtype=h.dtype)
+        return h[valid[0] if self.direction == "backward" else valid[-1]]
+
+    @property
+    def gates(self) -> list[str]:
+        """The internals other than the states ``h`` and ``c``, e.g. ``i, f, o, c_tilde``."""
+        return [k for k in self.arrays if k not in ("h", "c")]
+
+    def top_units(self, k: int, of: str = "h") -> np.ndarray:
+        """Indices of the ``k`` units with the largest mean ``|of|`` over time, most active first."""
+        values = np.nan_to_num(np.abs(self.arrays[of]))
+        order = np.argsort(-values.mean(axis=0), kind="stable")
+        return order[: max(0, int(k))]
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Every recurrent layer of a model over one input sequence.
+
+    Attributes:
+        layers: one ``LayerTrace`` per recurrent layer and direction, in the model's order.
+        inputs: ``(T, F)``, the sequence given to the model (its own units).
+        outputs: the model's output for it, computed along the traced path.
+        time_labels: one label per input step.
+    """
+
+    layers: list[LayerTrace]
+    inputs: np.ndarray
+    outputs: object
+    time_labels: list = field(default_factory=list)
+
+    def layer(self, name: str, direction: str = "forward") -> LayerTrace:
+        """The trace of layer ``name`` (and ``direction``); ``name`` may also be a ``key``."""
+        for layer in self.layers:
+            if layer.name == name and layer.direction == direction:
+                return layer
+        for layer in self.layers:
+            if layer.key == name:
+                return layer
+        known = ", ".join(layer.key for layer in self.layers) or "none"
+        raise KeyError(f"No traced layer {name!r} ({direction}); traced layers: {known}.")
+
+    def __iter__(self):
+        return iter(self.layers)
+
+    def __len__(self) -> int:
+        return len(self.layers)
+
+
+# ---------------------------------------------------------------- what can be traced
+
+
+def is_recurrent(layer) -> bool:
+    """A ``keras.layers.RNN`` (any cell) or a ``Bidirectional`` wrapper around one."""
+    if isinstance(layer, keras.layers.Bidirectional):
+        return isinstance(layer.forward_layer, keras.layers.RNN)
+    return isinstance(layer, keras.layers.RNN)
+
+
+def recurrent_layers(model) -> list:
+    """The recurrent layers of ``model`` (nested models included), in order."""
+    found = []
+    for layer in getattr(model, "layers", []):
+        if is_recurrent(layer):
+            found.append(layer)
+        elif isinstance(layer, keras.Model):
+            found.extend(recurrent_layers(layer))
+    return found
+
+
+def cell_equations(cell) -> list[str]:
+    r"""The cell's equations; for an LSTM variant, the gate equations and that variant's line.
+
+    The LSTM cell documents all the notes' variants (``\text{gates\_only:}``
+    ...): a variant shows the common blocks and its own, the full LSTM the
+    common blocks only. The GRU cell documents both ``reset_after``
+    conventions: the cell's own is kept.
+    """
+    blocks = doc_equations(cell)
+    reset_after = getattr(cell, "reset_after", None)
+    if reset_after is not None:  # the GRU documents both conventions: keep the cell's own
+        other = r"\text{reset\_after=" + str(not reset_after)
+        own = r"\text{reset\_after=" + str(reset_after) + r":}\quad"
+        blocks = [b.replace(own, "").strip() for b in blocks if other not in b]
+    variant = getattr(cell, "variant", None)
+    if variant is None:
+        return blocks
+    tagged = [b for b in blocks if re.match(r"\\text\{[a-z\\_]+:\}", b)]  # "\text{feedback:} ..."
+    own = [b for b in tagged if b.startswith(r"\text{" + variant.replace("_", r"\_") + ":}")]
+    common = [b for b in blocks if b not in tagged]
+    if variant == "full":
+        return common
+    # The gate/candidate blocks that the variant lacks would mislead: keep i, o, c~, h and its own c_t.
+    keep = [b for b in common if not b.startswith("f_t") and not b.startswith("c_t")]
+    last = [b for b in keep if b.startswith("h_t")]  # c_t before h_t, as the step computes them
+    return [b for b in keep if b not in last] + own + last
+
+
+# ---------------------------------------------------------------- the traced run
+
+
+class _Tracer:
+    """Runs a model's graph with its recurrent layers stepped through their cells."""
+
+    def __init__(self, time_labels: list, perturb: Perturb | None = None):
+        self.time_labels = time_labels
+        self.perturb = perturb
+        self.layers: list[dict] = []  # raw records: tensors, converted by `to_numpy`
+
+    # -- graph
+
+    def run(self, model, inputs):
+        if is_recurrent(model):
+            return self._layer(model)(inputs)
+        if isinstance(model, keras.Sequential):
+            graph = getattr(model, "_functional", None)
+            if graph is None:  # not built as a graph: its layers form a chain
+                x = inputs
+                for layer in model.layers:
+                    x = self._operation(layer)(x)
+                return x
+            model = graph
+        if not hasattr(model, "_run_through_graph"):
+            raise ValueError(
+                f"Cannot trace a {type(model).__name__}: pass a functional or Sequential model, "
+                "or a recurrent layer."
+            )
+        return model._run_through_graph([inputs], operation_fn=self._operation)  # Functional.call's loop
+
+    def _operation(self, op):
+        if is_recurrent(op):
+            return self._layer(op)
+        if isinstance(op, keras.Model):
+            return lambda x, *args, **kwargs: self.run(op, x)
+        call_args = getattr(op, "_call_context_args", {})
+
+        def call(*args, **kwargs):
+            if "training" in call_args:
+                kwargs["training"] = False  # inference: dropout off, as predict
+            return op(*args, **kwargs)
+
+        return call
+
+    def _layer(self, layer):
+        def call(sequences, initial_state=None, mask=None, training=None, **_):
+            sequences = ops.convert_to_tensor(sequences)
+            if mask is None:
+                mask = backend.get_keras_mask(sequences)
+            if isinstance(layer, keras.layers.Bidirectional):
+                out = self._bidirectional(layer, sequences, initial_state, mask)
+            else:
+                out = self._rnn(layer, layer.name, "forward", sequences, initial_state, mask)
+            if mask is not None and getattr(layer, "return_sequences", False):
+                first = out[0] if isinstance(out, (list, tuple)) else out
+                backend.set_keras_mask(first, mask)  # the next layer sees the mask, as after the layer itself
+            return out
+
+        return call
+
+    def _bidirectional(self, wrapper, sequences, initial_state, mask):
+        forward_state = backward_state = None
+        if initial_state is not None:
+            half = len(initial_state) // 2
+            forward_state, backward_state = initial_state[:half], initial_state[half:]
+        y = self._rnn(wrapper.forward_layer, wrapper.name, "forward", sequences, forward_state, mask)
+        y_rev = self._rnn(wrapper.backward_layer, wrapper.name, "backward", sequences, backward_state, mask)
+        states = ()
+        if wrapper.return_state:
+            states = tuple(y[1:]) + tuple(y_rev[1:])
+            y, y_rev = y[0], y_rev[0]
+        # Keras's own merge (keras.layers.Bidirectional.call): the backward sequence is flipped back.
+        if wrapper.return_sequences:
+            y_rev = ops.flip(y_rev, axis=1)
+        merge = wrapper.merge_mode
+        if merge == "concat":
+            output = ops.concatenate([y, y_rev], axis=-1)
+        elif merge == "sum":
+            output = y + y_rev
+        elif merge == "ave":
+            output = (y + y_rev) / 2
+        elif merge == "mul":
+            output = y * y_rev
+        elif merge is None:
+            output = [y, y_rev]
+        else:
+            raise ValueError(f"Unknown merge_mode {merge!r} of {wrapper.name}.")
+        if states:
+            return [*(output if merge is None else [output]), *states]
+        return output
+
+    def _rnn(self, layer, name, direction, sequences, initial_state, mask):
+        """``keras.layers.RNN.call`` unrolled in Python around ``cell.step`` (or ``cell.call``)."""
+        cell = layer.cell
+        sequences = ops.convert_to_tensor(sequences)
+        batch, steps = sequences.shape[0], sequences.shape[1]
+        if initial_state is None:
+            states = layer.get_initial_state(batch_size=batch)
+        else:
+            states = initial_state
+        states = list(states) if isinstance(states, (list, tuple)) else [states]
+        states = [ops.cast(s, cell.compute_dtype) for s in states]
+        key = f"{name}/{direction}" if direction != "forward" else name
+        order = range(steps - 1, -1, -1) if layer.go_backwards else range(steps)
+        record: dict[str, list] = {}
+        outputs = []
+        previous = None
+        for t in order:  # t: the input's own time index
+            x_t = sequences[:, t, :]  # (B, F)
+            output, new_states, internals = _step(cell, x_t, states)
+            new_states = list(new_states) if isinstance(new_states, (list, tuple)) else [new_states]
+            # Which internals are states (h, c): at a masked step they keep their value.
+            state_of = {n: k for n, v in internals.items() for k, s in enumerate(new_states) if v is s}
+            if self.perturb is not None:
+                # d L / d h_t: perturb the state where it leaves the step, in every use of it.
+                shared = [k for k, s in enumerate(new_states) if s is output] or [0]
+                output = self.perturb(key, t, output)
+                for k in shared:
+                    new_states[k] = output
+            if mask is not None:
+                keep = ops.expand_dims(ops.cast(mask[:, t], "bool"), -1)  # (B, 1)
+                new_states = [ops.where(keep, n, s) for n, s in zip(new_states, states)]
+                fallback = ops.zeros_like(output) if (layer.zero_output_for_mask or previous is None) else previous
+                output = ops.where(keep, output, fallback)
+            internals = {n: new_states[state_of[n]] if n in state_of else v for n, v in internals.items()}
+            internals.setdefault("h", output)
+            for n, value in internals.items():
+                record.setdefault(n, [None] * steps)[t] = value
+            outputs.append(output)
+            previous = output
+            states = new_states
+        self.layers.append(
+            {
+                "layer": layer, "name": name, "direction": direction, "inputs": sequences,
+                "record": record, "mask": mask, "states": set(state_of) | {"h"},
+            }
+        )
+        sequence = ops.stack(outputs, axis=1)  # (B, T, units), in processing order as keras.layers.RNN
+        output = sequence if layer.return_sequences else outputs[-1]
+        self.layers[-1]["output"] = output
+        if layer.return_state:
+            return [output, *states]
+        return output
+
+    def to_numpy(self, sample: int = 0) -> list[LayerTrace]:
+        traces = []
+        for raw in self.layers:
+            cell = raw["layer"].cell
+            names = list(getattr(cell, "internal_names", ())) or list(raw["record"])
+            names = [n for n in names if n in raw["record"]] + [n for n in raw["record"] if n not in names]
+            arrays = {n: np.stack([_row(v, sample) for v in raw["record"][n]]) for n in names}  # (T, units)
+            mask = None if raw["mask"] is None else np.asarray(ops.convert_to_numpy(raw["mask"]))[sample].astype(bool)
+            if mask is not None:
+                for n in arrays:
+                    if n not in raw["states"]:
+                        arrays[n] = np.where(mask[:, None], arrays[n], np.nan)  # a skipped step has no gates
+            output = np.asarray(ops.convert_to_numpy(raw["output"]))[sample]
+            traces.append(
+                LayerTrace(
+                    name=raw["name"],
+                    kind=type(cell).__name__,
+                    direction=raw["direction"],
+                    arrays=arrays,
+                    inputs=np.asarray(ops.convert_to_numpy(raw["inputs"]))[sample],
+                    time_labels=list(self.time_labels),
+                    equations=cell_equations(cell),
+                    mask=mask,
+                    output=output,
+                    variant=getattr(cell, "variant", None),
+                )
+            )
+        return traces
+
+
+def _step(cell, x_t, states):
+    """The cell's own step: ``step`` (with internals) for seqlab cells, ``call`` for any other cell."""
+    if hasattr(cell, "step"):
+        return cell.step(x_t, states, training=False)
+    state_arg = states if len(states) > 1 else states[0]
+    output, new_states = cell(x_t, state_arg, training=False)
+    new_states = list(new_states) if isinstance(new_states, (list, tuple)) else [new_states]
+    internals = {"h": output}
+    if len(new_states) == 2:  # Keras's LSTMCell: [h, c]
+        internals["c"] = new_states[1]
+    return output, new_states, internals
+
+
+def _row(value, sample):
+    return np.asarray(ops.convert_to_numpy(value))[sample]
+
+
+# ---------------------------------------------------------------- public entry
+
+
+def as_batch(inputs, model=None) -> np.ndarray:
+    """One sequence ``(T, F)`` or ``(1, T, F)`` as a float32 batch of one ``(1, T, F)``."""
+    x = np.asarray(inputs, dtype="float32")
+    if x.ndim == 2:
+        x = x[None]
+    if x.ndim != 3 or x.shape[0] != 1:
+        raise ValueError(
+            f"inputs must be one sequence of shape (T, F) or (1, T, F), got shape {np.shape(inputs)}."
+        )
+    expected = _expected_shape(model)
+    if expected is not None and any(e is not None and e != g for e, g in zip(expected, x.shape[1:])):
+        raise ValueError(f"inputs must have shape (T, F) = {tuple(expected)}, got {x.shape[1:]}.")
+    return x
+
+
+def _expected_shape(model):
+    try:
+        shape = model.inputs[0].shape[1:] if isinstance(model, keras.Model) else None
+    except (AttributeError, IndexError, TypeError, ValueError):
+        return None
+    return tuple(shape) if shape is not None and len(shape) == 2 else None
+
+
+def resolve_model(model_or_run):
+    """A saved run (``seqlab.runs.Run``) stands for its Keras model."""
+    if not isinstance(model_or_run, keras.layers.Layer) and hasattr(model_or_run, "load_model"):
+        return model_or_run.load_model()
+    return model_or_run
+
+
+def default_time_labels(steps: int) -> list[int]:
+    """Time steps numbered as the notes do: ``1 .. T``."""
+    return list(range(1, steps + 1))
+
+
+def run_traced(model_or_layer, x, time_labels: Sequence, perturb: Perturb | None = None):
+    """Run ``model_or_layer`` on the batch ``x`` along the traced path: ``(outputs, tracer)``.
+
+    The building block of ``trace`` and of the gradient through time (which
+    passes ``perturb`` to add a watched zero to every ``h_t``).
+    """
+    target = model_or_layer
+    if not getattr(target, "built", True) and is_recurrent(target):
+        target(x)  # build the weights once, as a first call would
+    tracer = _Tracer(list(time_labels), perturb=perturb)
+    outputs = tracer.run(target, ops.convert_to_tensor(x))
+    return outputs, tracer
+
+
+def trace(model_or_layer, inputs, time_labels: Sequence | None = None) -> Trace:
+    """Trace every recurrent layer of a model (or one recurrent layer) over one sequence.
+
+    Args:
+        model_or_layer: a functional or Sequential Keras model, a saved run
+            (``seqlab.runs.Run``: its model), or a recurrent layer (``seqlab.layers``
+            ``SimpleRNN``, ``LSTM``, ``GRU``, ``ESN``, any ``keras.layers.RNN``,
+            or a ``keras.layers.Bidirectional`` around one).
+        inputs: one sequence, ``(T, F)`` or ``(1, T, F)``, in the model's own
+            input units (a model scales its inputs itself).
+        time_labels: one label per step (tokens, timestamps); default ``1 .. T``.
+
+    Returns:
+        A ``Trace``: ``layers`` (one ``LayerTrace`` per recurrent layer and
+        direction, with the cell's internals as ``(T, units)`` arrays), and the
+        model's ``outputs`` computed along the same path. A model without a
+        recurrent layer gives a trace with no layers.
+
+    Example:
+
+    ```python
+    run = RunStore().list()[0]
+    tr = trace(run.load_model(), window)  # window: (T, F)
+    tr.layers[0].arrays["f"]  # the forget gate f_t, (T, units)
+    ```
+    """
+    model_or_layer = resolve_model(model_or_layer)
+    x = as_batch(inputs, model_or_layer)
+    labels = list(time_labels) if time_labels is not None else default_time_labels(x.shape[1])
+    if len(labels) != x.shape[1]:
+        raise ValueError(f"time_labels has {len(labels)} labels for {x.shape[1]} time steps.")
+    outputs, tracer = run_traced(model_or_layer, x, labels)
+    if isinstance(outputs, (list, tuple)):
+        outputs = [np.asarray(ops.convert_to_numpy(o))[0] for o in outputs]
+    else:
+        outputs = np.asarray(ops.convert_to_numpy(outputs))[0]
+    return Trace(layers=tracer.to_numpy(), inputs=x[0], outputs=outputs, time_labels=labels)

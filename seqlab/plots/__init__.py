@@ -1,0 +1,33 @@
+"""Plotly figure builders: data in, ``go.Figure`` out. No Streamlit here.
+
+Every figure has a title, axis titles with units and a legend where there is
+more than one trace, so it reads the same in the dashboard, a notebook or a
+saved HTML file.
+"""
+
+from seqlab.plots.forecast import forecast_window
+from seqlab.plots.series import dataset_preview
+from seqlab.plots.style import axis_title, squared_unit
+from seqlab.plots.training import loss_curves
+from seqlab.plots.runs import runs_comparison
+from seqlab.plots.samples import (
+    class_probabilities,
+    confusion_matrix,
+    label_sequence,
+    predicted_vs_actual,
+    sample_preview,
+)
+
+__all__ = [
+    "axis_title",
+    "class_probabilities",
+    "confusion_matrix",
+    "label_sequence",
+    "predicted_vs_actual",
+    "sample_preview",
+    "dataset_preview",
+    "forecast_window",
+    "loss_curves",
+    "runs_comparison",
+    "squared_unit",
+]

@@ -1,0 +1,32 @@
+"""Comparing runs: each run's test error beside its best baseline's."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from seqlab.plots.style import COLORS, axis_title, base_layout
+
+
+def runs_comparison(
+    labels: list[str],
+    model_error: list[float],
+    baseline_error: list[float],
+    metric: str = "MAE",
+    unit: str = "",
+    title: str | None = None,
+) -> go.Figure:
+    """Grouped bars: the model's test metric and the best baseline's, per run."""
+    if not (len(labels) == len(model_error) == len(baseline_error)):
+        raise ValueError("labels, model_error and baseline_error must have the same length.")
+    fig = go.Figure(
+        [
+            go.Bar(x=labels, y=model_error, name="model", marker_color=COLORS["model"]),
+            go.Bar(x=labels, y=baseline_error, name="best baseline", marker_color=COLORS["baseline"]),
+        ]
+    )
+    fig.update_layout(barmode="group", bargap=0.3)
+    fig.update_yaxes(title_text=axis_title(f"test {metric}", unit), rangemode="tozero")
+    fig.update_xaxes(title_text="run")
+    fig = base_layout(fig, title or f"Test {metric} per run (lower is better)", 360)
+    fig.update_layout(hovermode="closest")
+    return fig

@@ -1,0 +1,46 @@
+"""Shared look: colours, axis titles with units, the common layout."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+# One colour per role, the same in every figure.
+COLORS = {
+    "series": "#1f77b4",
+    "history": "#5b6770",
+    "actual": "#111111",
+    "model": "#d62728",
+    "train": "#1f77b4",
+    "train_batch": "rgba(31, 119, 180, 0.5)",
+    "val": "#ff7f0e",
+    "seasonal": "#2ca02c",
+    "naive": "#9467bd",
+    "served": "#d62728",
+    "baseline": "#9aa5ad",
+}
+SPLIT_COLORS = {"train": "#1f77b4", "validation": "#ff7f0e", "test": "#2ca02c"}
+EXTRA_COLORS = ("#17becf", "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f")
+
+
+def axis_title(name: str, unit: str | None) -> str:
+    """``"Demand (GW)"``, or just ``"y"`` when the column has no unit."""
+    return f"{name} ({unit})" if unit else name
+
+
+def squared_unit(unit: str | None) -> str:
+    """The unit of a mean squared error: ``GW`` -> ``GW²``; ``""`` stays empty."""
+    if not unit:
+        return ""
+    return f"({unit})²" if ("/" in unit or " " in unit) else f"{unit}²"
+
+
+def base_layout(fig: go.Figure, title: str, height: int) -> go.Figure:
+    fig.update_layout(
+        title=dict(text=title, x=0.0, xanchor="left", y=0.98, yref="container", yanchor="top"),
+        height=height,
+        margin=dict(l=60, r=20, t=50, b=40),
+        hovermode="x unified",
+        # Below the plot, left-aligned: long legends wrap instead of covering the title.
+        legend=dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0, xanchor="left"),
+    )
+    return fig

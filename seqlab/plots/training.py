@@ -1,0 +1,109 @@
+"""Loss curves from training events, live or from a run's history."""
+
+from __future__ import annotations
+
+import math
+
+import plotly.graph_objects as go
+
+from seqlab.plots.style import COLORS, base_layout, squared_unit
+
+
+def nice_log_ticks(low: float, high: float) -> list[float]:
+    """1-2-5 ticks covering ``[low, high]`` (written out in full, not as bare mantissa digits)."""
+    first, last = math.floor(math.log10(low)), math.ceil(math.log10(high))
+    mantissas = (1, 2, 5) if last - first <= 3 else (1,)  # many decades: powers of ten only
+    ticks = [m * 10.0**e for e in range(first, last + 1) for m in mantissas]
+    inside = [t for t in ticks if low / 1.5 <= t <= high * 1.5]
+    return [float(f"{t:.6g}") for t in (inside or ticks)]
+
+
+def loss_axis_title(loss: str, unit: str = "") -> str:
+    """``MSE (GW²)``, ``MSE``, ``cross-entropy (nats)`` or the loss name itself."""
+    if loss == "mse":
+        sq = squared_unit(unit)
+        return f"MSE ({sq})" if sq else "MSE"
+    if "crossentropy" in loss.replace("_", ""):
+        return "cross-entropy (nats)"
+    return loss.replace("_", " ")
+
+
+def loss_curves(
+    batches: list[dict],
+    epochs: list[dict],
+    steps_per_epoch: int | None = None,
+    unit: str = "",
+    total_epochs: int | None = None,
+    title: str = "Training loss",
+    log_y: bool = True,
+    loss: str = "mse",
+) -> go.Figure:
+    """Per-batch training loss as a thin line, per-epoch train and validation loss as markers.
+
+    Args:
+        batches: ``batch`` events (``epoch``, ``step``, ``batch_loss`` or ``loss``).
+        epochs: ``epoch`` events (``epoch``, ``loss``, ``val_loss``).
+        steps_per_epoch: batches per epoch; inferred from the events when ``None``.
+        unit: the target's unit; the y-axis reads ``MSE (unit²)``.
+        total_epochs: fix the x-axis to ``[0, total_epochs]`` (live view: the curve grows into it).
+        log_y: logarithmic y-axis (losses fall by orders of magnitude).
+        loss: the Keras loss name; ``"mse"`` reads ``MSE (unit²)``, a cross-entropy reads
+            ``cross-entropy (nats)``.
+
+    Returns:
+        A figure with x in epochs: a batch at step s of epoch e sits at ``e - 1 + s / steps``.
+    """
+    steps = steps_per_epoch or max((b["step"] for b in batches), default=1)
+    fig = go.Figure()
+    if batches:
+        fig.add_trace(
+            go.Scatter(
+                x=[b["epoch"] - 1 + b["step"] / steps for b in batches],
+                y=[b.get("batch_loss", b["loss"]) for b in batches],
+                name="train, per batch",
+                mode="lines",
+                line=dict(width=1, color=COLORS["train_batch"]),
+                hovertemplate="epoch %{x:.2f}<br>batch loss %{y:.4g}<extra></extra>",
+            )
+        )
+    if epochs:
+        fig.add_trace(
+            go.Scatter(
+                x=[e["epoch"] for e in epochs],
+                y=[e["loss"] for e in epochs],
+                name="train, epoch mean",
+                mode="lines+markers",
+                line=dict(width=2, color=COLORS["train"]),
+                marker=dict(size=8),
+            )
+        )
+        if any("val_loss" in e for e in epochs):
+            fig.add_trace(
+                go.Scatter(
+                    x=[e["epoch"] for e in epochs if "val_loss" in e],
+                    y=[e["val_loss"] for e in epochs if "val_loss" in e],
+                    name="validation",
+                    mode="lines+markers",
+                    line=dict(width=2, color=COLORS["val"]),
+                    marker=dict(size=8, symbol="diamond"),
+                )
+            )
+    fig.update_yaxes(title_text=loss_axis_title(loss, unit), type="log" if log_y else "linear")
+    values = [v for trace in fig.data for v in trace.y if v is not None and v > 0]
+    if log_y and values:
+        ticks = nice_log_ticks(min(values), max(values))
+        fig.update_yaxes(tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
+    shown = total_epochs or max([e["epoch"] for e in epochs] + [b["epoch"] for b in batches] + [1])
+    fig.update_xaxes(
+        title_text="epoch",
+        range=[0, shown * 1.02],
+        dtick=1 if shown <= 20 else None,
+        rangemode="tozero",
+    )
+    if not batches and not epochs:
+        fig.add_annotation(text="waiting for the first batch…", x=0.5, y=0.5, xref="paper", yref="paper",
+                           showarrow=False, font=dict(size=16, color="#888888"))
+        fig.update_yaxes(range=[-2, 1] if log_y else [0, 1], showticklabels=False)
+    fig = base_layout(fig, title, 380)
+    fig.update_layout(hovermode="closest")
+    return fig

@@ -1,0 +1,24 @@
+"""seqlab dashboard: ``streamlit run streamlit_app.py``.
+
+The entry script: page config, navigation over ``pages/``, and the sidebar
+(training device, this session's active job) shown on every page.
+"""
+
+import streamlit as st
+
+st.set_page_config(page_title="seqlab", page_icon=":material/timeline:", layout="wide")
+
+from seqlab.app import entry, sidebar  # noqa: E402  (after set_page_config; imports TensorFlow)
+
+pages = [
+    st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
+    st.Page("pages/data.py", title="Data", icon=":material/table_chart:"),
+    st.Page("pages/train.py", title="Train", icon=":material/model_training:"),
+    st.Page("pages/models.py", title="Models", icon=":material/inventory_2:"),
+    st.Page("pages/inspect.py", title="Inspect", icon=":material/biotech:"),
+]
+page = st.navigation(pages)
+entry.mark_entry()
+entry.follow_goto()  # a cold deep link (/train) first ran the page alone: go there now
+sidebar.render()
+page.run()

@@ -1,0 +1,47 @@
+"""Dashboard test helpers: open a page of the real app in AppTest, wait for training jobs."""
+
+import time
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = Path(__file__).resolve().parents[2] / "streamlit_app.py"
+MANAGER_KEY = "seqlab.jobs"
+
+
+@pytest.fixture
+def open_page(runs_dir):
+    """``open_page("pages/train.py")``: the app, run once, switched to that page (empty run store)."""
+
+    def _open(page: str | None = None) -> AppTest:
+        at = AppTest.from_file(str(APP), default_timeout=120)
+        at.run()
+        if page:
+            at.switch_page(page).run()
+        return at
+
+    return _open
+
+
+def jobs(at: AppTest) -> list:
+    return at.session_state[MANAGER_KEY].jobs if MANAGER_KEY in at.session_state else []
+
+
+def run_until(at: AppTest, condition, timeout: float = 120.0, pause: float = 0.5) -> AppTest:
+    """Rerun the page (AppTest does not fire timers) until ``condition(at)`` holds."""
+    deadline = time.monotonic() + timeout
+    while not condition(at):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"condition not met within {timeout} s; jobs: {[j.status for j in jobs(at)]}")
+        time.sleep(pause)
+        at.run()
+    return at
+
+
+def all_done(at: AppTest) -> bool:
+    return bool(jobs(at)) and all(j.done for j in jobs(at))
+
+
+def texts(elements) -> str:
+    return "\n".join(str(e.value) for e in elements)

@@ -1,0 +1,19 @@
+from tests.app.conftest import texts
+
+
+def test_home_explains_seqlab_and_marks_trainable_families(open_page):
+    at = open_page()
+    assert not at.exception
+    assert at.title[0].value.startswith("seqlab")
+    families = at.dataframe[0].value
+    available = dict(zip(families["Family"], families["Available"]))
+    assert available["LSTM"] and available["GRU"]  # registered architectures
+    assert not available["BERT"]  # not yet
+    assert "How to start" in texts(at.header)
+
+
+def test_sidebar_shows_the_device_and_no_job(open_page):
+    at = open_page()
+    sidebar = texts(at.sidebar.markdown)
+    assert "CPU" in sidebar or "GPU" in sidebar
+    assert "None running." in sidebar

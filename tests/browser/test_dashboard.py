@@ -1,0 +1,156 @@
+"""The running dashboard in a real browser: train one epoch of energy/LSTM, look at every page.
+
+Starts ``streamlit run streamlit_app.py`` on a free port (run store in a temporary
+folder), drives Debian's chromium through Playwright, and saves screenshots to
+``tests/browser/screenshots/`` for a person to look at. CI installs chromium and
+Playwright; without them this test fails and says what is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+CHROMIUM = os.environ.get("SEQLAB_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+START_TIMEOUT = 90  # seconds for the server to answer its health check
+PAGE_TIMEOUT = 90_000  # milliseconds for a page's text to appear
+TRAIN_TIMEOUT = 240_000  # milliseconds for one epoch plus evaluation and export
+
+pytestmark = pytest.mark.browser
+
+
+def _requirements():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("Python package 'playwright' is missing: pip install playwright==1.65.2", pytrace=False)
+    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
+        pytest.fail(
+            f"Chromium not found at {CHROMIUM}: apt-get install chromium (or set SEQLAB_CHROMIUM)", pytrace=False
+        )
+    return sync_playwright
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_healthy(url: str, server: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"streamlit exited with {server.returncode}:\n{log.read_text()[-3000:]}", pytrace=False)
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    pytest.fail(f"streamlit did not answer within {START_TIMEOUT} s:\n{log.read_text()[-3000:]}", pytrace=False)
+
+
+@pytest.fixture
+def server(tmp_path):
+    """The dashboard on a free port; yields its URL; the server is killed afterwards, whatever happens."""
+    port = _free_port()
+    log = tmp_path / "streamlit.log"
+    env = {**os.environ, "SEQLAB_RUNS_DIR": str(tmp_path / "runs"), "TF_CPP_MIN_LOG_LEVEL": "3"}
+    command = [
+        sys.executable, "-m", "streamlit", "run", "streamlit_app.py",
+        "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
+        "--browser.gatherUsageStats", "false",
+    ]
+    with log.open("w") as out:
+        # Popen runs the interpreter itself (no shell), so server.pid is streamlit's own PID.
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        _wait_healthy(url, process, log)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=15)
+
+
+def _shot(page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.wait_for_timeout(1500)  # let plotly finish drawing
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def _no_exception(page) -> None:
+    errors = page.locator('[data-testid="stException"]')
+    assert errors.count() == 0, errors.first.inner_text()
+
+
+def test_train_energy_one_epoch_and_look_at_every_page(server):
+    sync_playwright = _requirements()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1440, "height": 1800})
+
+            page.goto(server)
+            page.get_by_text("Model families of the lecture").wait_for(timeout=PAGE_TIMEOUT)
+            _no_exception(page)
+            _shot(page, "home")
+
+            page.goto(f"{server}/data")
+            page.get_by_text("Summary statistics").wait_for(timeout=PAGE_TIMEOUT)
+            page.locator(".js-plotly-plot").first.wait_for(timeout=PAGE_TIMEOUT)
+            _no_exception(page)
+            _shot(page, "data_energy")
+
+            page.get_by_role("link", name="Train").first.click()
+            page.get_by_text("Experiment spec").wait_for(timeout=PAGE_TIMEOUT)
+            page.get_by_role("combobox", name="Architecture").click()
+            page.get_by_role("option", name="LSTM", exact=True).click()
+            page.wait_for_timeout(1000)
+            for label, value in (("Units", "16"), ("Epochs", "1")):
+                field = page.get_by_role("spinbutton", name=label, exact=True)
+                field.fill(value)
+                field.press("Enter")
+                page.wait_for_timeout(800)
+            page.get_by_role("button", name="Train", exact=True).click()
+            page.get_by_text("Loss while training").wait_for(timeout=PAGE_TIMEOUT)
+            _shot(page, "train_running")
+            page.get_by_text("Saved as run").wait_for(timeout=TRAIN_TIMEOUT)
+            page.get_by_text("Test metrics against the baselines").wait_for(timeout=PAGE_TIMEOUT)
+            assert page.get_by_text("Test MAE").count() >= 1
+            _no_exception(page)
+            _shot(page, "train_done")
+
+            page.get_by_role("link", name="Models").first.click()
+            page.get_by_text("LSTM on energy").wait_for(timeout=PAGE_TIMEOUT)
+            page.get_by_role("tab", name="Load SavedModel and predict").click()
+            page.get_by_role("button", name="Load SavedModel and predict").click()
+            page.get_by_text("SavedModel forecast of Demand").wait_for(timeout=PAGE_TIMEOUT)
+            _no_exception(page)
+            _shot(page, "models_serving")
+        finally:
+            browser.close()
