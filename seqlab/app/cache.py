@@ -1,15 +1,18 @@
-"""Cached loaders: dataset frames and windows (``cache_data``), served models (``cache_resource``)."""
+"""Cached loaders: dataset frames and windows, traces (``cache_data``); Keras and served models (``cache_resource``)."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
 from seqlab.data import SequenceData, get_dataset, load_dataset
 from seqlab.export import load_serving
-from seqlab.runs import Run
+from seqlab.inspect import GradientTrace, Trace, gradient_through_time, saved_recurrent_layers, trace
+from seqlab.runs import Run, RunStore
 from seqlab.training.devices import device_name
 
 
@@ -60,9 +63,6 @@ def dataset_facts(name: str, options: dict | None = None) -> dict:
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _predictions(path: str, created: str) -> dict:
-    from seqlab.runs import RunStore
-    from pathlib import Path
-
     folder = Path(path)
     return RunStore(folder.parent).read(folder.name).predictions()
 
@@ -80,6 +80,46 @@ def _serving(path: str, created: str):
 def serving(run: Run):
     """The run's SavedModel as ``f(windows) -> forecasts``, loaded once per run."""
     return _serving(str(run.savedmodel_path), run.meta.get("created", ""))
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _recurrent_layers(path: str, created: str) -> tuple[list[str], str | None]:
+    try:
+        return saved_recurrent_layers(path), None
+    except ValueError as err:
+        return [], str(err)
+
+
+def recurrent_layers(run: Run) -> tuple[list[str], str | None]:
+    """The recurrent layers named in the run's ``model.keras`` (read without loading the model),
+    and why the file cannot be read (``None`` when it can)."""
+    return _recurrent_layers(str(run.keras_path), run.meta.get("created", ""))
+
+
+@st.cache_resource(show_spinner="Loading the model…", max_entries=4)
+def _model(path: str, created: str):
+    folder = Path(path)
+    return RunStore(folder.parent).read(folder.name).load_model()
+
+
+@st.cache_data(show_spinner="Tracing the cells step by step…", max_entries=32)
+def _trace(path: str, created: str, window: np.ndarray, labels: tuple) -> Trace:
+    return trace(_model(path, created), window, time_labels=list(labels))
+
+
+def run_trace(run: Run, window: np.ndarray, labels: list) -> Trace:
+    """``seqlab.inspect.trace`` of the run's model over one input window ``(T, F)``, one label per step."""
+    return _trace(str(run.path), run.meta.get("created", ""), window, tuple(labels))
+
+
+@st.cache_data(show_spinner="Differentiating the loss through time…", max_entries=32)
+def _gradients(path: str, created: str, window: np.ndarray, target: np.ndarray, loss: str) -> GradientTrace:
+    return gradient_through_time(_model(path, created), window, target, loss=loss)
+
+
+def run_gradients(run: Run, window: np.ndarray, target: np.ndarray, loss: str) -> GradientTrace:
+    """``seqlab.inspect.gradient_through_time`` of the run's model for one window and its target."""
+    return _gradients(str(run.path), run.meta.get("created", ""), window, target, loss)
 
 
 def _key(options: dict | None) -> str:

@@ -27,11 +27,11 @@ import keras
 import numpy as np
 from keras import ops
 
-from seqlab.inspect.trace import as_batch, default_time_labels, resolve_model, run_traced
+from seqlab.inspect.trace import Directional, as_batch, default_time_labels, layer_key, resolve_model, run_traced
 
 
 @dataclass(frozen=True)
-class LayerGradient:
+class LayerGradient(Directional):
     """``||dL/dh_t||`` of one recurrent layer (one direction), indexed by the input's time t.
 
     Attributes:
@@ -45,14 +45,6 @@ class LayerGradient:
     kind: str
     norms: np.ndarray
     gradients: np.ndarray
-
-    @property
-    def key(self) -> str:
-        return self.name if self.direction == "forward" else f"{self.name}/{self.direction}"
-
-    @property
-    def label(self) -> str:
-        return self.name if self.direction == "forward" else f"{self.name} ({self.direction})"
 
 
 @dataclass(frozen=True)
@@ -177,7 +169,7 @@ def gradient_through_time(
 
 
 def _key(raw: dict) -> str:
-    return raw["name"] if raw["direction"] == "forward" else f"{raw['name']}/{raw['direction']}"
+    return layer_key(raw["name"], raw["direction"])
 
 
 def _is_float(tensor) -> bool:

@@ -38,8 +38,30 @@ Perturb = Callable[[str, int, object], object]  # (key, t, h_t) -> h_t' (used by
 # ---------------------------------------------------------------- results
 
 
+def layer_key(name: str, direction: str) -> str:
+    """``lstm_1`` or ``bidirectional_1/backward``: unique within a trace."""
+    return name if direction == "forward" else f"{name}/{direction}"
+
+
+class Directional:
+    """``key`` and ``label`` of a result for one direction of a layer (its ``name`` and ``direction``)."""
+
+    name: str
+    direction: str
+
+    @property
+    def key(self) -> str:
+        """``lstm_1`` or ``bidirectional_1/backward``: unique within a trace."""
+        return layer_key(self.name, self.direction)
+
+    @property
+    def label(self) -> str:
+        """A readable title: ``lstm_1`` or ``bidirectional_1 (backward)``."""
+        return self.name if self.direction == "forward" else f"{self.name} ({self.direction})"
+
+
 @dataclass(frozen=True)
-class LayerTrace:
+class LayerTrace(Directional):
     """One recurrent layer (one direction of it) over one sequence.
 
     Attributes:
@@ -66,16 +88,6 @@ class LayerTrace:
     mask: np.ndarray | None = None
     output: np.ndarray | None = None
     variant: str | None = None
-
-    @property
-    def key(self) -> str:
-        """``lstm_1`` or ``bidirectional_1/backward``: unique within a trace."""
-        return self.name if self.direction == "forward" else f"{self.name}/{self.direction}"
-
-    @property
-    def label(self) -> str:
-        """A readable title: ``lstm_1`` or ``bidirectional_1 (backward)``."""
-        return self.name if self.direction == "forward" else f"{self.name} ({self.direction})"
 
     @property
     def units(self) -> int:
@@ -292,7 +304,7 @@ class _Tracer:
             states = initial_state
         states = list(states) if isinstance(states, (list, tuple)) else [states]
         states = [ops.cast(s, cell.compute_dtype) for s in states]
-        key = f"{name}/{direction}" if direction != "forward" else name
+        key = layer_key(name, direction)
         order = range(steps - 1, -1, -1) if layer.go_backwards else range(steps)
         record: dict[str, list] = {}
         outputs = []

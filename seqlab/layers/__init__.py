@@ -1,29 +1,10 @@
-"""seqlab's Keras layers, grouped by family (see DESIGN.md section 2)."""
+"""seqlab's Keras layers, grouped by family (see DESIGN.md section 2).
 
-from seqlab.layers.recurrent import (
-    ESN,
-    GRU,
-    LSTM,
-    ESNCell,
-    ESNReadout,
-    GRUCell,
-    LSTMCell,
-    SimpleRNN,
-    SimpleRNNCell,
-    free_run,
-    ridge_fit,
-)
+Each family package lists its public names in its `__all__`; they are all
+importable from here, e.g. `from seqlab.layers import LSTM`.
+"""
 
-__all__ = [
-    "ESN",
-    "ESNCell",
-    "ESNReadout",
-    "GRU",
-    "GRUCell",
-    "LSTM",
-    "LSTMCell",
-    "SimpleRNN",
-    "SimpleRNNCell",
-    "free_run",
-    "ridge_fit",
-]
+from seqlab.layers import recurrent
+from seqlab.layers.recurrent import *  # noqa: F403  the recurrent family's public names
+
+__all__ = [*recurrent.__all__]

@@ -12,8 +12,8 @@ from __future__ import annotations
 import keras
 import numpy as np
 
-from seqlab.data.sequence_data import SequenceData
-from seqlab.tasks.task import Evaluation, Task, register_task
+from seqlab.data.sequence_data import SequenceData, Split
+from seqlab.tasks.task import Evaluation, Task, against_baselines, register_task
 
 EPSILON = 1e-7  # probabilities are clipped before the log, as Keras's cross-entropy does
 
@@ -42,22 +42,26 @@ def class_frequencies(y: np.ndarray, classes: int) -> np.ndarray:
     return one_hot.reshape(-1, classes).mean(axis=0)
 
 
-def evaluate_classification(data: SequenceData, probabilities: np.ndarray) -> Evaluation:
-    test = data.splits["test"]
-    prior = class_frequencies(data.splits["train"].y, len(data.classes))  # (C,)
-    majority = np.broadcast_to(prior, probabilities.shape)
-    metrics = {
-        "model": class_metrics(test.y, probabilities),
-        "baselines": {"majority": class_metrics(test.y, majority)},
-    }
+def class_evaluation(test: Split, probabilities: np.ndarray, baselines: dict[str, np.ndarray]) -> Evaluation:
+    """Class probabilities of the model and of each baseline (same shape) judged on the test split.
+
+    The predictions keep the model's ``probabilities``; ``y_pred`` and every
+    ``baseline_<name>`` are the most probable classes.
+    """
     predictions = {
         "y_true": test.y,
         "y_pred": probabilities.argmax(axis=-1),
         "probabilities": probabilities,
         "origin": test.origin,
-        "baseline_majority": majority.argmax(axis=-1),
+        **{f"baseline_{name}": p.argmax(axis=-1) for name, p in baselines.items()},
     }
-    return Evaluation(metrics, predictions)
+    return Evaluation(against_baselines(class_metrics, test.y, probabilities, baselines), predictions)
+
+
+def evaluate_classification(data: SequenceData, probabilities: np.ndarray) -> Evaluation:
+    prior = class_frequencies(data.splits["train"].y, len(data.classes))  # (C,)
+    majority = np.broadcast_to(prior, probabilities.shape)
+    return class_evaluation(data.splits["test"], probabilities, {"majority": majority})
 
 
 CLASSIFY = register_task(

@@ -11,7 +11,7 @@ import numpy as np
 
 from seqlab.data.sequence_data import SequenceData
 from seqlab.forecasting import baseline_forecasts, forecast_metrics
-from seqlab.tasks.task import Evaluation, Task, register_task
+from seqlab.tasks.task import Evaluation, Task, against_baselines, register_task
 
 
 def forecast_head(data: SequenceData, features: keras.KerasTensor) -> keras.KerasTensor:
@@ -35,10 +35,7 @@ def scaled_targets(data: SequenceData, y: np.ndarray) -> np.ndarray:
 def evaluate_forecast(data: SequenceData, forecast: np.ndarray) -> Evaluation:
     test = data.splits["test"]
     baselines = baseline_forecasts(data.target_series, test.origin, data.horizon, data.seasons)
-    metrics = {
-        "model": forecast_metrics(test.y, forecast),
-        "baselines": {name: forecast_metrics(test.y, f) for name, f in baselines.items()},
-    }
+    metrics = against_baselines(forecast_metrics, test.y, forecast, baselines)
     predictions = {
         "y_true": test.y,
         "y_pred": forecast,

@@ -12,32 +12,16 @@ from __future__ import annotations
 import numpy as np
 
 from seqlab.data.sequence_data import SequenceData
-from seqlab.tasks.classify import class_frequencies, class_head, class_metrics
+from seqlab.tasks.classify import class_evaluation, class_frequencies, class_head
 from seqlab.tasks.task import Evaluation, Task, register_task
 
 
 def evaluate_labelling(data: SequenceData, probabilities: np.ndarray) -> Evaluation:
-    test, train = data.splits["test"], data.splits["train"]
-    classes = len(data.classes)
+    train, classes = data.splits["train"], len(data.classes)
     majority = np.broadcast_to(class_frequencies(train.y, classes), probabilities.shape)  # (N, T, C)
     by_position = np.stack([class_frequencies(train.y[:, t], classes) for t in range(train.y.shape[1])])  # (T, C)
     memoryless = np.broadcast_to(by_position, probabilities.shape)  # (N, T, C)
-    metrics = {
-        "model": class_metrics(test.y, probabilities),
-        "baselines": {
-            "majority": class_metrics(test.y, majority),
-            "memoryless": class_metrics(test.y, memoryless),
-        },
-    }
-    predictions = {
-        "y_true": test.y,
-        "y_pred": probabilities.argmax(axis=-1),
-        "probabilities": probabilities,
-        "origin": test.origin,
-        "baseline_majority": majority.argmax(axis=-1),
-        "baseline_memoryless": memoryless.argmax(axis=-1),
-    }
-    return Evaluation(metrics, predictions)
+    return class_evaluation(data.splits["test"], probabilities, {"majority": majority, "memoryless": memoryless})
 
 
 LABEL = register_task(

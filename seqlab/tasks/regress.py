@@ -10,7 +10,7 @@ import keras
 import numpy as np
 
 from seqlab.data.sequence_data import SequenceData
-from seqlab.tasks.task import Evaluation, Task, register_task
+from seqlab.tasks.task import Evaluation, Task, against_baselines, register_task
 
 
 def regression_head(data: SequenceData, features: keras.KerasTensor) -> keras.KerasTensor:
@@ -30,10 +30,7 @@ def evaluate_regression(data: SequenceData, y_pred: np.ndarray) -> Evaluation:
     test = data.splits["test"]
     # The best constant under MSE: the training mean (1 for the adding problem, MSE ≈ 0.167).
     mean = np.broadcast_to(data.splits["train"].y.mean(axis=0), test.y.shape)
-    metrics = {
-        "model": regression_metrics(test.y, y_pred),
-        "baselines": {"mean": regression_metrics(test.y, mean)},
-    }
+    metrics = against_baselines(regression_metrics, test.y, y_pred, {"mean": mean})
     predictions = {"y_true": test.y, "y_pred": y_pred, "origin": test.origin, "baseline_mean": mean}
     return Evaluation(metrics, predictions)
 

@@ -58,6 +58,14 @@ class Task:
     readout_targets: Callable[[SequenceData, np.ndarray], np.ndarray] | None = None
 
 
+def against_baselines(metric: Callable, y_true: np.ndarray, y_pred: np.ndarray, baselines: dict) -> dict:
+    """``metrics.json``'s shape: ``metric(y_true, ...)`` of the model and of every baseline.
+
+    Returns ``{"model": metric(y_true, y_pred), "baselines": {name: metric(y_true, b)}}``.
+    """
+    return {"model": metric(y_true, y_pred), "baselines": {name: metric(y_true, b) for name, b in baselines.items()}}
+
+
 _REGISTRY: dict[str, Task] = {}
 
 

@@ -89,6 +89,14 @@ def _check_one_training_step(layer, model, x):
         assert moved == weight.trainable, f"{weight.path}: moved={moved}, trainable={weight.trainable}"
 
 
+def assert_dropout_only_while_training(layer):
+    """Dropout changes the output with `training=True` only: inference is deterministic."""
+    x = np.ones((2, 4, 3), dtype="float32")
+    inference = keras.ops.convert_to_numpy(layer(x))
+    np.testing.assert_allclose(keras.ops.convert_to_numpy(layer(x, training=False)), inference)
+    assert not np.allclose(keras.ops.convert_to_numpy(layer(x, training=True)), inference)
+
+
 def assert_same_as_keras(ours, theirs, x, mask=None, direction="seqlab_to_keras", atol=1e-5):
     """Random weights copied between a seqlab layer and its Keras twin give the same outputs.
 

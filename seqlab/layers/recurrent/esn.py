@@ -6,7 +6,8 @@ import keras
 import numpy as np
 from keras import ops
 
-from seqlab.layers.recurrent.simple_rnn import cell_arguments, check_step_rank, check_units
+from seqlab.layers.recurrent.arguments import check_step_rank, check_units
+from seqlab.layers.recurrent.sequence import SequenceLayer
 
 
 def _check_in(name, value, low, high, low_open=True):
@@ -178,7 +179,7 @@ class ESNCell(keras.layers.Layer):
 
 
 @keras.saving.register_keras_serializable(package="seqlab")
-class ESN(keras.layers.RNN):
+class ESN(SequenceLayer):
     r"""Echo state network reservoir over a whole sequence (returns all states by default).
 
     Equations:
@@ -261,31 +262,11 @@ class ESN(keras.layers.RNN):
             seed=seed,
             dtype=kwargs.get("dtype"),
             name="esn_cell",
-        )
+        )  # not `cell_options`: a reservoir is fixed, so there are no weight options to hand over
         super().__init__(
-            cell,
-            return_sequences=return_sequences,
-            return_state=return_state,
-            go_backwards=go_backwards,
-            stateful=stateful,
-            unroll=unroll,
-            zero_output_for_mask=zero_output_for_mask,
-            **kwargs,
+            cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
+            stateful=stateful, unroll=unroll, zero_output_for_mask=zero_output_for_mask, **kwargs,
         )
-        self.input_spec = keras.layers.InputSpec(ndim=3)
-
-    @property
-    def units(self):
-        return self.cell.units
-
-    def get_config(self):
-        config = super().get_config()
-        del config["cell"]
-        return {**config, **cell_arguments(self.cell)}
-
-    @classmethod
-    def from_config(cls, config):
-        return cls(**config)
 
 
 def ridge_fit(states, targets, ridge=1e-8, washout=0, use_bias=True):

@@ -3,19 +3,20 @@ r"""Gated recurrent unit: update and reset gates, in both of Keras's conventions
 import keras
 from keras import ops
 
-# Private Keras backend: `backend.gru` is the fused (cuDNN) kernel that
-# `keras.layers.GRU` calls; it raises NotImplementedError when not eligible.
+# Private Keras: `backend.gru` is the fused (cuDNN) kernel that `keras.layers.GRU`
+# calls (it raises NotImplementedError when not eligible); `DropoutRNNCell` draws
+# one dropout mask per sequence, as Keras's own cells.
 from keras.src import backend
+from keras.src.layers.rnn.dropout_rnn_cell import DropoutRNNCell
 
-from seqlab.layers.recurrent.simple_rnn import (
-    WEIGHT_OPTIONS,
-    DropoutRNNCell,
-    cell_arguments,
+from seqlab.layers.recurrent.arguments import (
     check_rate,
     check_step_rank,
     check_units,
+    check_use_cudnn,
     get_activation,
 )
+from seqlab.layers.recurrent.sequence import FusedSequenceLayer
 
 GATES = "zrh"  # Keras's packing: update z, reset r, candidate h~
 
@@ -259,7 +260,7 @@ class GRUCell(keras.layers.Layer, DropoutRNNCell):
 
 
 @keras.saving.register_keras_serializable(package="seqlab")
-class GRU(keras.layers.RNN):
+class GRU(FusedSequenceLayer):
     r"""Gated recurrent unit layer, with Keras's fused (cuDNN) path when eligible.
 
     Equations:
@@ -344,11 +345,7 @@ class GRU(keras.layers.RNN):
         use_cudnn="auto",
         **kwargs,
     ):
-        if use_cudnn not in ("auto", True, False):
-            raise ValueError(
-                f"Argument `use_cudnn` must be 'auto', True or False. Received: use_cudnn={use_cudnn!r}"
-            )
-        cell_options = {key: kwargs.pop(key) for key in WEIGHT_OPTIONS if key in kwargs}
+        check_use_cudnn(use_cudnn)
         cell = GRUCell(
             units,
             activation=activation,
@@ -358,91 +355,20 @@ class GRU(keras.layers.RNN):
             recurrent_dropout=recurrent_dropout,
             reset_after=reset_after,
             seed=seed,
-            dtype=kwargs.get("dtype"),
-            trainable=kwargs.get("trainable", True),
-            name="gru_cell",
-            **cell_options,
+            **self.cell_options(kwargs, "gru_cell"),
         )
         super().__init__(
-            cell,
-            return_sequences=return_sequences,
-            return_state=return_state,
-            go_backwards=go_backwards,
-            stateful=stateful,
-            unroll=unroll,
-            zero_output_for_mask=zero_output_for_mask,
+            cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
+            stateful=stateful, unroll=unroll, zero_output_for_mask=zero_output_for_mask, use_cudnn=use_cudnn,
             **kwargs,
         )
-        self.input_spec = keras.layers.InputSpec(ndim=3)
-        self.use_cudnn = use_cudnn
-        # As keras.layers.GRU: cuDNN ops are not XLA-compatible.
-        if backend.backend() == "tensorflow" and self._fused_eligible() and backend.cudnn_ok(
-            cell.activation, cell.recurrent_activation, self.unroll, cell.use_bias, reset_after=cell.reset_after
-        ):
-            self.supports_jit = False
-
-    @property
-    def units(self):
-        return self.cell.units
 
     @property
     def reset_after(self):
         return self.cell.reset_after
 
-    def _fused_eligible(self):
-        """Whether the fused kernel may compute this layer at all (it may still decline)."""
-        return self.use_cudnn in ("auto", True) and not self.cell.recurrent_dropout
+    def _fused_kernel(self):
+        return getattr(backend, "gru", None)
 
-    def inner_loop(self, sequences, initial_state, mask, training=False):
-        if isinstance(initial_state, (list, tuple)):
-            initial_state = initial_state[0]
-        if isinstance(mask, (list, tuple)):
-            mask = mask[0]
-        if self._fused_eligible():
-            try:
-                return self._fused_loop(sequences, initial_state, mask, training)
-            except NotImplementedError:
-                pass  # not on this device/backend/configuration: use the cell
-        if self.use_cudnn is True:
-            raise ValueError(
-                "use_cudnn=True was specified, but the fused GRU kernel is not available "
-                f"for this configuration (reset_after={self.cell.reset_after}, "
-                f"recurrent_dropout={self.cell.recurrent_dropout}, backend={backend.backend()!r}, "
-                "device). Pass use_cudnn='auto' to fall back to the cell loop."
-            )
-        return super().inner_loop(sequences, [initial_state], mask=mask, training=training)
-
-    def _fused_loop(self, sequences, initial_state, mask, training):
-        fused_gru = getattr(backend, "gru", None)
-        if fused_gru is None:
-            raise NotImplementedError
-        if training and self.cell.dropout:
-            # One input mask per sequence, as in the cell loop.
-            mask_t = self.cell.get_dropout_mask(sequences[:, 0, :])  # (B, F)
-            sequences = sequences * ops.expand_dims(mask_t, axis=1)  # (B, T, F)
-        outputs = fused_gru(
-            sequences,
-            initial_state,
-            mask,
-            kernel=self.cell.kernel,
-            recurrent_kernel=self.cell.recurrent_kernel,
-            bias=self.cell.bias,
-            activation=self.cell.activation,
-            recurrent_activation=self.cell.recurrent_activation,
-            return_sequences=self.return_sequences,
-            go_backwards=self.go_backwards,
-            unroll=self.unroll,
-            reset_after=self.cell.reset_after,
-        )
-        if backend.backend() == "tensorflow":
-            self.supports_jit = False
-        return outputs
-
-    def get_config(self):
-        config = super().get_config()
-        del config["cell"]
-        return {**config, **cell_arguments(self.cell), "use_cudnn": self.use_cudnn}
-
-    @classmethod
-    def from_config(cls, config):
-        return cls(**config)
+    def _fused_options(self):
+        return {"reset_after": self.cell.reset_after}  # Keras's backend declines reset_after=False itself

@@ -3,19 +3,20 @@ r"""Long short-term memory: the gated cell, and the notes' build-up of it as var
 import keras
 from keras import ops
 
-# Private Keras backend: `backend.lstm` is the fused (cuDNN) kernel that
-# `keras.layers.LSTM` calls; it raises NotImplementedError when not eligible.
+# Private Keras: `backend.lstm` is the fused (cuDNN) kernel that `keras.layers.LSTM`
+# calls (it raises NotImplementedError when not eligible); `DropoutRNNCell` draws
+# one dropout mask per sequence, as Keras's own cells.
 from keras.src import backend
+from keras.src.layers.rnn.dropout_rnn_cell import DropoutRNNCell
 
-from seqlab.layers.recurrent.simple_rnn import (
-    WEIGHT_OPTIONS,
-    DropoutRNNCell,
-    cell_arguments,
+from seqlab.layers.recurrent.arguments import (
     check_rate,
     check_step_rank,
     check_units,
+    check_use_cudnn,
     get_activation,
 )
+from seqlab.layers.recurrent.sequence import FusedSequenceLayer
 
 # The notes' build-up (seed 004, "LSTMs"), one step per variant:
 #   variant: (gates packed in the weights, in Keras's i, f, c, o order;
@@ -291,7 +292,7 @@ class LSTMCell(keras.layers.Layer, DropoutRNNCell):
 
 
 @keras.saving.register_keras_serializable(package="seqlab")
-class LSTM(keras.layers.RNN):
+class LSTM(FusedSequenceLayer):
     r"""Long short-term memory layer, with Keras's fused (cuDNN) path when eligible.
 
     Equations:
@@ -379,11 +380,7 @@ class LSTM(keras.layers.RNN):
         use_cudnn="auto",
         **kwargs,
     ):
-        if use_cudnn not in ("auto", True, False):
-            raise ValueError(
-                f"Argument `use_cudnn` must be 'auto', True or False. Received: use_cudnn={use_cudnn!r}"
-            )
-        cell_options = {key: kwargs.pop(key) for key in WEIGHT_OPTIONS if key in kwargs}
+        check_use_cudnn(use_cudnn)
         cell = LSTMCell(
             units,
             variant=variant,
@@ -394,93 +391,23 @@ class LSTM(keras.layers.RNN):
             dropout=dropout,
             recurrent_dropout=recurrent_dropout,
             seed=seed,
-            dtype=kwargs.get("dtype"),
-            trainable=kwargs.get("trainable", True),
-            name="lstm_cell",
-            **cell_options,
+            **self.cell_options(kwargs, "lstm_cell"),
         )
         super().__init__(
-            cell,
-            return_sequences=return_sequences,
-            return_state=return_state,
-            go_backwards=go_backwards,
-            stateful=stateful,
-            unroll=unroll,
-            zero_output_for_mask=zero_output_for_mask,
+            cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
+            stateful=stateful, unroll=unroll, zero_output_for_mask=zero_output_for_mask, use_cudnn=use_cudnn,
             **kwargs,
         )
-        self.input_spec = keras.layers.InputSpec(ndim=3)
-        self.use_cudnn = use_cudnn
-        # As keras.layers.LSTM: cuDNN ops are not XLA-compatible.
-        if backend.backend() == "tensorflow" and self._fused_eligible() and backend.cudnn_ok(
-            cell.activation, cell.recurrent_activation, self.unroll, cell.use_bias
-        ):
-            self.supports_jit = False
-
-    @property
-    def units(self):
-        return self.cell.units
 
     @property
     def variant(self):
         return self.cell.variant
 
+    def _fused_kernel(self):
+        return getattr(backend, "lstm", None)
+
     def _fused_eligible(self):
-        """Whether the fused kernel may compute this layer at all (it may still decline)."""
-        return (
-            self.use_cudnn in ("auto", True)
-            and self.cell.variant == "full"
-            and not self.cell.recurrent_dropout
-        )
+        return super()._fused_eligible() and self.cell.variant == "full"
 
-    def inner_loop(self, sequences, initial_state, mask, training=False):
-        if isinstance(mask, (list, tuple)):
-            mask = mask[0]
-        if self._fused_eligible():
-            try:
-                return self._fused_loop(sequences, initial_state, mask, training)
-            except NotImplementedError:
-                pass  # not on this device/backend/configuration: use the cell
-        if self.use_cudnn is True:
-            raise ValueError(
-                "use_cudnn=True was specified, but the fused LSTM kernel is not available "
-                f"for this configuration (variant={self.cell.variant!r}, "
-                f"recurrent_dropout={self.cell.recurrent_dropout}, backend={backend.backend()!r}, "
-                "device). Pass use_cudnn='auto' to fall back to the cell loop."
-            )
-        return super().inner_loop(sequences, initial_state, mask=mask, training=training)
-
-    def _fused_loop(self, sequences, initial_state, mask, training):
-        fused_lstm = getattr(backend, "lstm", None)
-        if fused_lstm is None:
-            raise NotImplementedError
-        if training and self.cell.dropout:
-            # One input mask per sequence, as in the cell loop.
-            mask_t = self.cell.get_dropout_mask(sequences[:, 0, :])  # (B, F)
-            sequences = sequences * ops.expand_dims(mask_t, axis=1)  # (B, T, F)
-        outputs = fused_lstm(
-            sequences,
-            initial_state[0],
-            initial_state[1],
-            mask,
-            kernel=self.cell.kernel,
-            recurrent_kernel=self.cell.recurrent_kernel,
-            bias=self.cell.bias,
-            activation=self.cell.activation,
-            recurrent_activation=self.cell.recurrent_activation,
-            return_sequences=self.return_sequences,
-            go_backwards=self.go_backwards,
-            unroll=self.unroll,
-        )
-        if backend.backend() == "tensorflow":
-            self.supports_jit = False
-        return outputs
-
-    def get_config(self):
-        config = super().get_config()
-        del config["cell"]
-        return {**config, **cell_arguments(self.cell), "use_cudnn": self.use_cudnn}
-
-    @classmethod
-    def from_config(cls, config):
-        return cls(**config)
+    def _fused_settings(self):
+        return {"variant": self.cell.variant, **super()._fused_settings()}

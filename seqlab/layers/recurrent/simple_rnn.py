@@ -1,11 +1,4 @@
-r"""Elman recurrent network, the notes' z_t = sig(B z_{t-1} + V x_t).
-
-This file also holds the argument checks shared by the recurrent family
-(`check_units`, `check_rate`, `get_activation`, `check_step_rank`,
-`cell_arguments`): the Elman cell is the family's base case.
-"""
-
-import numbers
+r"""Elman recurrent network, the notes' z_t = sig(B z_{t-1} + V x_t)."""
 
 import keras
 from keras import ops
@@ -14,56 +7,8 @@ from keras import ops
 # reused at every step exactly as in Keras's own cells (variational dropout).
 from keras.src.layers.rnn.dropout_rnn_cell import DropoutRNNCell
 
-# Options a recurrent layer hands to its cell unchanged (Keras's names).
-WEIGHT_OPTIONS = tuple(
-    f"{weight}_{kind}"
-    for weight in ("kernel", "recurrent", "bias")
-    for kind in ("initializer", "regularizer", "constraint")
-)
-
-
-def check_units(units):
-    """Returns `units` if it is a positive integer, else raises ValueError."""
-    if isinstance(units, bool) or not isinstance(units, numbers.Integral) or units <= 0:
-        raise ValueError(f"Argument `units` must be a positive integer. Received: units={units!r}")
-    return int(units)
-
-
-def check_rate(name, value):
-    """Returns a dropout rate in [0, 1), else raises ValueError naming the argument."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0.0 <= value < 1.0:
-        raise ValueError(f"Argument `{name}` must be a float in [0, 1). Received: {name}={value!r}")
-    return float(value)
-
-
-def get_activation(name, value):
-    """Resolves an activation like Keras, with an error that names the argument."""
-    if value is None:
-        raise ValueError(f"Argument `{name}` must be an activation, not None. Use 'linear' for none.")
-    try:
-        return keras.activations.get(value)
-    except (ValueError, TypeError) as error:
-        raise ValueError(
-            f"Argument `{name}` is not a known activation. Received: {name}={value!r}"
-        ) from error
-
-
-def check_step_rank(cell, input_shape):
-    """A cell sees one time step: inputs of shape (batch, features)."""
-    if len(input_shape) != 2:
-        raise ValueError(
-            f"{type(cell).__name__} expects one time step of shape (batch, features); "
-            f"received input_shape={tuple(input_shape)}. Wrap the cell in a layer "
-            "(e.g. keras.layers.RNN) for (batch, time, features) sequences."
-        )
-
-
-def cell_arguments(cell):
-    """The cell's constructor arguments, to merge into its layer's config."""
-    config = cell.get_config()
-    for key in ("name", "trainable", "dtype"):
-        config.pop(key, None)
-    return config
+from seqlab.layers.recurrent.arguments import check_rate, check_step_rank, check_units, get_activation
+from seqlab.layers.recurrent.sequence import SequenceLayer
 
 
 @keras.saving.register_keras_serializable(package="seqlab")
@@ -241,7 +186,7 @@ class SimpleRNNCell(keras.layers.Layer, DropoutRNNCell):
 
 
 @keras.saving.register_keras_serializable(package="seqlab")
-class SimpleRNN(keras.layers.RNN):
+class SimpleRNN(SequenceLayer):
     r"""Elman recurrent layer: the notes' simple RNN over a whole sequence.
 
     Equations:
@@ -305,7 +250,6 @@ class SimpleRNN(keras.layers.RNN):
         zero_output_for_mask=False,
         **kwargs,
     ):
-        cell_options = {key: kwargs.pop(key) for key in WEIGHT_OPTIONS if key in kwargs}
         cell = SimpleRNNCell(
             units,
             activation=activation,
@@ -313,32 +257,9 @@ class SimpleRNN(keras.layers.RNN):
             dropout=dropout,
             recurrent_dropout=recurrent_dropout,
             seed=seed,
-            dtype=kwargs.get("dtype"),
-            trainable=kwargs.get("trainable", True),
-            name="simple_rnn_cell",
-            **cell_options,
+            **self.cell_options(kwargs, "simple_rnn_cell"),
         )
         super().__init__(
-            cell,
-            return_sequences=return_sequences,
-            return_state=return_state,
-            go_backwards=go_backwards,
-            stateful=stateful,
-            unroll=unroll,
-            zero_output_for_mask=zero_output_for_mask,
-            **kwargs,
+            cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
+            stateful=stateful, unroll=unroll, zero_output_for_mask=zero_output_for_mask, **kwargs,
         )
-        self.input_spec = keras.layers.InputSpec(ndim=3)
-
-    @property
-    def units(self):
-        return self.cell.units
-
-    def get_config(self):
-        config = super().get_config()
-        del config["cell"]
-        return {**config, **cell_arguments(self.cell)}
-
-    @classmethod
-    def from_config(cls, config):
-        return cls(**config)

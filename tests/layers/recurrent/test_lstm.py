@@ -6,7 +6,7 @@ from keras.src import backend
 from seqlab.layers import LSTM, LSTMCell
 from seqlab.layers.recurrent import lstm as lstm_module
 
-from ..layer_test import assert_same_as_keras, run_layer_test
+from ..layer_test import assert_dropout_only_while_training, assert_same_as_keras, run_layer_test
 
 MASK = np.array([[1, 1, 1, 1, 1], [1, 1, 1, 0, 0], [0, 1, 1, 1, 0]], dtype=bool)
 VARIANTS = ["gates_only", "feedback", "no_forget_gate", "full"]
@@ -142,11 +142,7 @@ def test_step_internals_trace_the_layer(variant):
 
 
 def test_dropout_only_while_training():
-    layer = LSTM(8, dropout=0.5, recurrent_dropout=0.5, seed=1)
-    x = np.ones((2, 4, 3), dtype="float32")
-    inference = numpy(layer(x))
-    np.testing.assert_allclose(numpy(layer(x, training=False)), inference)
-    assert not np.allclose(numpy(layer(x, training=True)), inference)
+    assert_dropout_only_while_training(LSTM(8, dropout=0.5, recurrent_dropout=0.5, seed=1))
 
 
 # The fused (cuDNN) path: on this CPU Keras's backend.lstm declines, so fakes stand in for it.

@@ -4,7 +4,7 @@ import pytest
 
 from seqlab.layers import SimpleRNN, SimpleRNNCell
 
-from ..layer_test import assert_same_as_keras, run_layer_test
+from ..layer_test import assert_dropout_only_while_training, assert_same_as_keras, run_layer_test
 
 MASK = np.array([[1, 1, 1, 1, 1], [1, 1, 1, 0, 0], [0, 1, 1, 1, 0]], dtype=bool)
 
@@ -70,11 +70,7 @@ def test_irnn_identity_initialisation():
 
 
 def test_dropout_only_while_training():
-    layer = SimpleRNN(8, dropout=0.5, recurrent_dropout=0.5, seed=1)
-    x = np.ones((2, 4, 3), dtype="float32")
-    inference = keras.ops.convert_to_numpy(layer(x))
-    np.testing.assert_allclose(keras.ops.convert_to_numpy(layer(x, training=False)), inference)
-    assert not np.allclose(keras.ops.convert_to_numpy(layer(x, training=True)), inference)
+    assert_dropout_only_while_training(SimpleRNN(8, dropout=0.5, recurrent_dropout=0.5, seed=1))
 
 
 @pytest.mark.parametrize(
