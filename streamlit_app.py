@@ -14,6 +14,7 @@ pages = [
     st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
     st.Page("pages/data.py", title="Data", icon=":material/table_chart:"),
     st.Page("pages/train.py", title="Train", icon=":material/model_training:"),
+    st.Page("pages/lessons.py", title="Lessons", icon=":material/school:"),
     st.Page("pages/models.py", title="Models", icon=":material/inventory_2:"),
     st.Page("pages/inspect.py", title="Inspect", icon=":material/biotech:"),
 ]

@@ -84,7 +84,7 @@ def loss_figure(job: Job, unit: str, loss: str):
     )
 
 
-def _unit_and_loss(job: Job) -> tuple[str, str]:
+def unit_and_loss(job: Job) -> tuple[str, str]:
     try:
         facts = cache.dataset_facts(job.spec.dataset, job.spec.data_options)
         return facts["unit"], get_task(facts["task"]).loss
@@ -113,7 +113,7 @@ def job_panel(job_id: int) -> None:
     c3.metric("Validation loss", f"{epochs[-1]['val_loss']:.4g}" if epochs and "val_loss" in epochs[-1] else "–")
     c4.metric("Elapsed", duration(batches[-1]["elapsed"]) if batches else "–",
               help=f"Training on {start.get('device', cache.device())}.")
-    st.plotly_chart(loss_figure(job, *_unit_and_loss(job)), key=f"live.loss.{job_id}")
+    st.plotly_chart(loss_figure(job, *unit_and_loss(job)), key=f"live.loss.{job_id}")
     cancelling = job.cancel_flag.is_set()
     if st.button(
         "Cancelling…" if cancelling else "Cancel training",

@@ -5,7 +5,17 @@ more than one trace, so it reads the same in the dashboard, a notebook or a
 saved HTML file.
 """
 
+from seqlab.plots.compare import validation_curves
 from seqlab.plots.forecast import forecast_window
+from seqlab.plots.inspect import (
+    gate_heatmaps,
+    grad_norm_per_batch,
+    gradient_norms,
+    internal_label,
+    pca_trajectory,
+    state_heatmap,
+    state_lines,
+)
 from seqlab.plots.series import dataset_preview
 from seqlab.plots.style import axis_title, squared_unit
 from seqlab.plots.training import loss_curves
@@ -27,7 +37,15 @@ __all__ = [
     "sample_preview",
     "dataset_preview",
     "forecast_window",
+    "gate_heatmaps",
+    "grad_norm_per_batch",
+    "gradient_norms",
+    "internal_label",
+    "pca_trajectory",
+    "state_heatmap",
+    "state_lines",
     "loss_curves",
     "runs_comparison",
     "squared_unit",
+    "validation_curves",
 ]

@@ -1,0 +1,48 @@
+"""Lessons page: a preset's runs queue together, their curves draw, the result compares them."""
+
+import pytest
+
+from seqlab.training import ExperimentSpec
+from seqlab.training.presets import PRESETS, Preset
+from tests.app.conftest import all_done, jobs, run_until, texts
+
+TINY = dict(data_options={"length": 300, "lookback": 12, "horizon": 4}, model_options={"units": 4},
+            epochs=2, batch_size=32)
+
+
+@pytest.fixture
+def tiny_lesson(monkeypatch):
+    preset = Preset(
+        name="tiny", title="Tiny lesson: MLP against GRU on a sine", description="Two tiny runs.",
+        specs=(ExperimentSpec("sine", "mlp", **TINY), ExperimentSpec("sine", "gru", **TINY)),
+    )
+    monkeypatch.setitem(PRESETS, "tiny", preset)
+    return preset
+
+
+def test_every_preset_is_offered_with_its_plan(open_page):
+    at = open_page("pages/lessons.py")
+    assert not at.exception
+    assert at.selectbox(key="lessons.preset").options == [p.title for p in PRESETS.values()]
+    plan = at.dataframe[0].value
+    assert list(plan["model"]) == ["Elman RNN", "LSTM", "GRU"]  # the adding-problem lesson comes first
+    assert "length_T=50" in plan["settings"].iloc[0]
+
+
+def test_running_a_lesson_trains_each_run_and_compares_them(open_page, tiny_lesson):
+    at = open_page("pages/lessons.py")
+    at.selectbox(key="lessons.preset").set_value(tiny_lesson).run()
+    at.button(key="lessons.run").click().run()
+    assert not at.exception
+    assert [j.spec.model for j in jobs(at)] == ["mlp", "gru"]
+    assert at.button(key="lessons.run").disabled  # no second copy while it runs
+    run_until(at, all_done)
+    at.run()
+    assert not at.exception
+    assert all(j.status == "completed" for j in jobs(at))
+    results = at.dataframe[1].value
+    assert list(results["model"]) == ["Windowed MLP (NARX-style)", "GRU"]
+    assert results["run"].tolist() == [j.run.run_id for j in jobs(at)]
+    curves = at.get("plotly_chart")[0].proto.spec
+    assert "Windowed MLP" in curves and "GRU (job" in curves and "baseline" in curves
+    assert "Result" in texts(at.subheader)
