@@ -59,6 +59,7 @@ LABELS: dict[str, tuple[str, str | None]] = {
     ),
 }
 DEFAULT_DATASET = "energy"
+DEFAULT_ARCHITECTURE = "lstm"
 SECONDARY_DATA_OPTIONS = ("val_fraction", "test_fraction", "seed")
 SPEC_DEFAULTS = {
     f.name: f.default for f in dataclasses.fields(ExperimentSpec) if f.default is not dataclasses.MISSING
@@ -93,9 +94,11 @@ def architecture_picker(task: str, key: str) -> Architecture:
     if not archs:
         st.error(f"No architecture is registered for {task!r} tasks yet.")
         st.stop()
+    names = list(archs)  # lecture order; the LSTM, the workhorse, is preselected
     name = st.selectbox(
         "Architecture",
-        list(archs),
+        names,
+        index=names.index(DEFAULT_ARCHITECTURE) if DEFAULT_ARCHITECTURE in names else 0,
         format_func=lambda n: _arch_label(archs[n]),
         key=key,
         help=f"The architectures that fit a {task} task.",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from seqlab.plots.style import COLORS, EXTRA_COLORS, base_layout
+from seqlab.plots.training import label_log_ticks
 
 RUN_COLORS = (COLORS["model"], COLORS["train"], COLORS["seasonal"], *EXTRA_COLORS)
 
@@ -42,4 +43,6 @@ def validation_curves(
     fig.update_xaxes(title_text="epoch", dtick=1 if (total_epochs or 0) <= 20 else None,
                      range=[0.5, total_epochs + 0.5] if total_epochs else None)
     fig.update_yaxes(title_text=y_title, type="log" if log_y else "linear")
+    if log_y:
+        label_log_ticks(fig, [v for _, losses in curves.values() for v in losses] + ([baseline[1]] if baseline else []))
     return base_layout(fig, title, 380)

@@ -18,6 +18,14 @@ def nice_log_ticks(low: float, high: float) -> list[float]:
     return [float(f"{t:.6g}") for t in (inside or ticks)]
 
 
+def label_log_ticks(fig: go.Figure, values: list[float]) -> None:
+    """Label a log y axis with 1-2-5 ticks written in full (plotly's minor labels are bare digits)."""
+    positive = [v for v in values if v > 0]
+    if positive:
+        ticks = nice_log_ticks(min(positive), max(positive))
+        fig.update_yaxes(tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
+
+
 def loss_axis_title(loss: str, unit: str = "") -> str:
     """``MSE (GW²)``, ``MSE``, ``cross-entropy (nats)`` or the loss name itself."""
     if loss == "mse":
@@ -89,10 +97,8 @@ def loss_curves(
                 )
             )
     fig.update_yaxes(title_text=loss_axis_title(loss, unit), type="log" if log_y else "linear")
-    values = [v for trace in fig.data for v in trace.y if v is not None and v > 0]
-    if log_y and values:
-        ticks = nice_log_ticks(min(values), max(values))
-        fig.update_yaxes(tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
+    if log_y:
+        label_log_ticks(fig, [v for trace in fig.data for v in trace.y if v is not None])
     shown = total_epochs or max([e["epoch"] for e in epochs] + [b["epoch"] for b in batches] + [1])
     fig.update_xaxes(
         title_text="epoch",

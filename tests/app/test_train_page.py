@@ -75,3 +75,10 @@ def test_second_job_queues_behind_the_first(open_page):
     assert (first.status, second.status) == ("cancelled", "cancelled")
     assert second.run is None  # removed from the queue before it started
     assert not at.exception
+
+
+def test_the_lecture_example_opens_the_page(open_page):
+    at = open_page("pages/train.py")
+    assert at.selectbox(key="train.dataset").value == "energy"
+    assert at.selectbox(key="train.model.forecast").value == "lstm"
+    assert at.selectbox(key="train.model.forecast").options[0].startswith("Elman RNN")  # lecture order
