@@ -39,14 +39,32 @@ FAMILIES: tuple[tuple[str, str], ...] = (
 )
 
 
+# Families the notes teach as a variation of other architectures: available when some
+# architecture has the model option, described with the titles of those that do.
+AS_OPTION: dict[str, tuple[str, str]] = {
+    "Bidirectional RNN": ("bidirectional", "the bidirectional option of {titles}"),
+    "Gradient problems": (
+        "identity_init",
+        "{titles} with identity_init (IRNN); clip_norm, clip_value; ‖∂L/∂h_t‖ on Inspect",
+    ),
+}
+
+
+def _as_option(family: str, archs) -> list[str]:
+    option, text = AS_OPTION[family]
+    titles = [a.title for a in archs if option in a.defaults]
+    return [text.format(titles=", ".join(titles))] if titles else []
+
+
 def families_table() -> pd.DataFrame:
     """One row per family: what it teaches, whether it can be trained now, and as what."""
+    archs = list_architectures()
     by_family: dict[str, list[str]] = {}
-    for arch in list_architectures():
+    for arch in archs:
         by_family.setdefault(arch.family.casefold(), []).append(arch.title)
     rows = []
     for family, teaches in FAMILIES:
-        titles = by_family.get(family.casefold(), [])
+        titles = _as_option(family, archs) if family in AS_OPTION else by_family.get(family.casefold(), [])
         rows.append(
             {
                 "Family": family,

@@ -69,6 +69,10 @@ def test_families_follow_the_registry():
     row = table.set_index("Family").loc["LSTM"]
     assert row["Available"] and "LSTM" in row["Train it as"]
     assert table.set_index("Family").loc["GPT", "Train it as"] == "planned"
+    rows = table.set_index("Family")
+    assert rows.loc["Bidirectional RNN", "Available"]
+    assert rows.loc["Bidirectional RNN", "Train it as"] == "the bidirectional option of Elman RNN, LSTM, GRU"
+    assert "identity_init" in rows.loc["Gradient problems", "Train it as"]
 
 
 def test_guard_skips_clear_session_only_while_training(monkeypatch):
