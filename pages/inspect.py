@@ -25,9 +25,14 @@ if not runs:
     view.explain_no_runs()
     st.stop()
 names = {r.run_id: cache.recurrent_layers(r) for r in runs}
-recurrent = [r for r in runs if names[r.run_id][0]]
+for run_id, (_, unreadable) in names.items():
+    if unreadable:
+        st.warning(f"Run `{run_id}` cannot be inspected: {unreadable}. Retrain it or delete it on Models.",
+                   icon=":material/broken_image:")
+readable = [r for r in runs if not names[r.run_id][1]]
+recurrent = [r for r in readable if names[r.run_id][0]]
 if not recurrent:
-    view.explain_no_recurrent_run(runs)
+    view.explain_no_recurrent_run(readable) if readable else view.how_to_train()
     st.stop()
 
 choose, sample_col = st.columns([2, 3], gap="large")

@@ -86,3 +86,13 @@ def test_mlp_run_is_explained_not_an_error(open_page, runs_dir, tiny_runs):
     assert not at.exception and not at.error
     assert "has no recurrent layer" in texts(at.markdown)
     assert not at.get("plotly_chart")
+
+
+def test_a_corrupt_model_file_is_named_not_mistaken_for_a_feed_forward_model(open_page, runs_dir, tiny_runs):
+    copy_runs(runs_dir, tiny_runs["lstm"])
+    (runs_dir / tiny_runs["lstm"].run_id / "model.keras").write_bytes(b"not a zip archive")
+    at = open_page(PAGE)
+    assert not at.exception and not at.error
+    assert f"Run `{tiny_runs['lstm'].run_id}` cannot be inspected" in texts(at.warning)
+    assert "has a recurrent layer" not in texts(at.markdown)
+    assert not at.get("plotly_chart")
