@@ -20,13 +20,16 @@ def gpus() -> tuple:
     return found
 
 
+def gpu_names() -> list[str]:
+    return [tf.config.experimental.get_device_details(g).get("device_name", g.name) for g in gpus()]
+
+
 def device_name() -> str:
-    """A readable name of where training runs, e.g. ``GPU: NVIDIA H100`` or ``CPU (2 cores)``."""
-    found = gpus()
-    if not found:
+    """A readable name of where training runs, e.g. ``1× GPU: NVIDIA H100`` or ``CPU (2 cores)``."""
+    names = gpu_names()
+    if not names:
         return f"CPU ({os.cpu_count()} cores)"
-    names = [tf.config.experimental.get_device_details(g).get("device_name", g.name) for g in found]
-    return f"{len(found)}× GPU: {', '.join(sorted(set(names)))}"
+    return f"{len(names)}× GPU: {', '.join(sorted(set(names)))}"
 
 
 def distribution_strategy() -> tf.distribute.Strategy:
