@@ -26,28 +26,22 @@ c3.metric("Saved runs", len(runs), border=True)
 c4.metric("Training device", cache.device(), border=True)
 
 st.header("How to start")
-steps = st.columns(3, border=True)
-with steps[0]:
-    st.markdown("#### 1 · Pick data")
-    st.markdown(
-        "Look at a dataset before you model it: its series, exogenous inputs with their units, and "
-        "where the train, validation and test splits fall."
-    )
-    st.page_link("pages/data.py", label="Open Data", icon=":material/table_chart:")
-with steps[1]:
-    st.markdown("#### 2 · Train")
-    st.markdown(
-        "Choose an architecture that fits the dataset, set its hyper-parameters and press **Train**. "
-        "Loss curves draw live; the job keeps running while you look at other pages."
-    )
-    st.page_link("pages/train.py", label="Open Train", icon=":material/model_training:")
-with steps[2]:
-    st.markdown("#### 3 · Inspect models")
-    st.markdown(
-        "Compare runs with the naive and seasonal-naive baselines, browse forecasts on the test "
-        "split, reload the exported SavedModel to predict, download or delete runs."
-    )
-    st.page_link("pages/models.py", label="Open Models", icon=":material/inventory_2:")
+# (title, what it is for, page, link label, icon)
+STEPS = (
+    ("1 · Pick data", "Look at a dataset before you model it: its series, exogenous inputs with their units, "
+     "and where the train, validation and test splits fall.", "pages/data.py", "Open Data", ":material/table_chart:"),
+    ("2 · Train", "Choose an architecture that fits the dataset and press **Train**; loss curves draw live. "
+     "Or run a **Lesson**: several models, one chart.", "pages/train.py", "Open Train", ":material/model_training:"),
+    ("3 · Look inside", "Trace a recurrent run step by step: hidden states, every gate, the gradient through "
+     "time, beside the cell's equations.", "pages/inspect.py", "Open Inspect", ":material/biotech:"),
+    ("4 · Compare and export", "Runs against the naive and seasonal-naive baselines; reload the exported "
+     "SavedModel to predict, download or delete runs.", "pages/models.py", "Open Models", ":material/inventory_2:"),
+)
+for column, (title, text, page, label, icon) in zip(st.columns(len(STEPS), border=True), STEPS):
+    with column:
+        st.markdown(f"#### {title}")
+        st.markdown(text)
+        st.page_link(page, label=label, icon=icon)
 
 st.header("Model families of the lecture")
 table = families_table()
