@@ -2,9 +2,9 @@
 
 The library is free of Streamlit (only ``seqlab.app`` imports it). The spine:
 
-    load_dataset(name, **options) -> SequenceData
-    ExperimentSpec(...)            -> build_model(spec, data) -> keras.Model
-    run_experiment(spec, on_event) -> Run under saved_models/<run_id>/
+    load_dataset(name, **options)         -> SequenceData
+    build_model(name, data, options)      -> keras.Model (the architecture registry)
+    run_experiment(ExperimentSpec(...))   -> Run under saved_models/<run_id>/
 """
 
 __version__ = "0.1.0"

@@ -13,6 +13,7 @@ import sys
 import time
 
 from seqlab.data import TASKS, list_datasets
+from seqlab.export import FORMATS
 from seqlab.models import list_architectures
 from seqlab.runs import RunStore
 
@@ -49,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("export", parents=[store], help="export a run's model")
     p.add_argument("run_id")
-    p.add_argument("--format", required=True, choices=("savedmodel", "keras", "zip"))
+    p.add_argument("--format", required=True, choices=FORMATS)
     p.add_argument("--to", required=True, help="destination path (must not exist)")
 
     p = sub.add_parser("predict", parents=[common, store], help="forecast from the last rows of a CSV")

@@ -90,6 +90,7 @@ class RunStore:
         tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{run_id}-", dir=self.root))
         try:
             fill(tmp)
+            tmp.chmod(0o755)  # mkdtemp makes it private; a run folder is as readable as any other
             os.replace(tmp, final)  # atomic on one file system
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -134,8 +135,8 @@ class RunStore:
         return runs, broken
 
     def delete(self, run_id: str) -> None:
-        run = self.read(run_id) if (self.root / run_id).is_dir() else None
-        if run is None and run_id not in self.broken():
+        """Remove a run folder, readable or broken (a broken one can only be cleaned up this way)."""
+        if run_id.startswith(".") or not (self.root / run_id).is_dir():
             raise ValueError(f"Unknown run {run_id!r} in {self.root}.")
         # Rename first so a half-deleted folder is hidden from listing at once.
         doomed = self.root / f".deleting-{run_id}-{secrets.token_hex(2)}"

@@ -45,3 +45,17 @@ def test_delete_and_unknown_runs(trained_run, tmp_path):
 
 def test_root_follows_the_environment(runs_dir):
     assert RunStore().root == runs_dir
+
+
+def test_a_broken_run_can_be_deleted(tmp_path):
+    store = RunStore(tmp_path)
+    (tmp_path / "half-written").mkdir()
+    (tmp_path / "half-written" / "spec.json").write_text("{")
+    assert "half-written" in store.broken()
+    store.delete("half-written")
+    assert store.broken() == {} and list(tmp_path.iterdir()) == []
+
+
+def test_a_written_run_folder_is_readable_by_others(tmp_path):
+    path = RunStore(tmp_path).write("r1", lambda folder: (folder / "spec.json").write_text("{}"))
+    assert path.stat().st_mode & 0o777 == 0o755

@@ -20,21 +20,16 @@ import string
 
 import numpy as np
 
+from seqlab.checks import check_int
 from seqlab.data.sample_source import Samples, register_samples
-
-
-def _check_int(name: str, value, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}.")
-    return value
 
 
 def copy_samples(length: int = 5, delay: int = 10, symbols: int = 8, samples: int = 3000, seed: int = 0) -> Samples:
     """One-hot inputs ``(N, T, symbols + 2)`` and per-step classes ``(N, T)`` (0 = blank)."""
-    _check_int("length", length, 1)
-    _check_int("delay", delay, 1)
-    _check_int("samples", samples, 10)
-    if _check_int("symbols", symbols, 2) > len(string.ascii_lowercase):
+    check_int("length", length, 1)
+    check_int("delay", delay, 1)
+    check_int("samples", samples, 10)
+    if check_int("symbols", symbols, 2) > len(string.ascii_lowercase):
         raise ValueError(f"symbols must be at most {len(string.ascii_lowercase)}, got {symbols}.")
     rng = np.random.default_rng(seed)
     steps = 2 * length + delay

@@ -12,6 +12,7 @@ from typing import Callable
 
 import pandas as pd
 
+from seqlab.checks import resolve_against_defaults
 from seqlab.data.sequence_data import TASKS, SequenceData
 
 
@@ -66,16 +67,8 @@ def get_dataset(name: str) -> DatasetInfo:
 
 
 def resolve_options(name: str, options: dict | None) -> dict:
-    """The dataset's defaults overridden by ``options``, with unknown keys refused."""
-    info = get_dataset(name)
-    options = dict(options or {})
-    unknown = sorted(set(options) - set(info.defaults))
-    if unknown:
-        raise ValueError(
-            f"Unknown option(s) {unknown} for dataset {name!r}; valid options: "
-            f"{', '.join(sorted(info.defaults))}."
-        )
-    return {**info.defaults, **options}
+    """The dataset's defaults overridden by ``options``, unknown keys and wrong types refused."""
+    return resolve_against_defaults(f"dataset {name!r}", get_dataset(name).defaults, options)
 
 
 def load_dataset(name: str, **options) -> SequenceData:

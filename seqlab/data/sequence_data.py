@@ -50,9 +50,6 @@ class Scaler:
         """No scaling: for inputs already in a unit range (one-hot symbols, the adding problem)."""
         return cls(np.zeros(features), np.ones(features))
 
-    def to_dict(self) -> dict:
-        return {"mean": self.mean.tolist(), "std": self.std.tolist()}
-
 
 @dataclass(frozen=True)
 class SequenceData:

@@ -94,10 +94,6 @@ class LayerTrace(Directional):
         return int(self.arrays["h"].shape[-1])
 
     @property
-    def steps(self) -> int:
-        return int(self.arrays["h"].shape[0])
-
-    @property
     def final_state(self) -> np.ndarray:
         """``h`` after the last step read: row ``T - 1`` forwards, row 0 backwards (mask aware)."""
         h = self.arrays["h"]

@@ -19,7 +19,7 @@ import keras
 
 from seqlab.data.sequence_data import SequenceData
 from seqlab.layers.recurrent import ESN, ridge_fit
-from seqlab.models.options import check_non_negative
+from seqlab.checks import check_non_negative
 from seqlab.models.registry import Architecture, register_architecture
 from seqlab.models.task_model import build_task_model
 from seqlab.tasks import get_task

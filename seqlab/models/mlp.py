@@ -5,7 +5,7 @@ from __future__ import annotations
 import keras
 
 from seqlab.data.sequence_data import SequenceData
-from seqlab.models.options import check_dropout, check_positive_int
+from seqlab.checks import check_dropout, check_positive_int
 from seqlab.models.registry import Architecture, register_architecture
 from seqlab.models.task_model import build_task_model
 

@@ -14,7 +14,7 @@ import keras
 from seqlab.data.sequence_data import SequenceData
 from seqlab.layers.recurrent import GRU, LSTM, SimpleRNN
 from seqlab.layers.recurrent.lstm import VARIANTS
-from seqlab.models.options import check_bool, check_dropout, check_positive_int
+from seqlab.checks import check_bool, check_dropout, check_positive_int
 from seqlab.models.registry import Architecture, register_architecture
 from seqlab.models.task_model import build_task_model
 

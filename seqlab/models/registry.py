@@ -17,6 +17,7 @@ from typing import Callable
 
 import keras
 
+from seqlab.checks import resolve_against_defaults
 from seqlab.data.sequence_data import TASKS, SequenceData
 
 
@@ -89,14 +90,7 @@ def get_architecture(name: str, task: str | None = None) -> Architecture:
 
 def resolve_model_options(name: str, options: dict | None) -> dict:
     arch = get_architecture(name)
-    options = dict(options or {})
-    unknown = sorted(set(options) - set(arch.defaults))
-    if unknown:
-        raise ValueError(
-            f"Unknown option(s) {unknown} for model {name!r}; valid options: "
-            f"{', '.join(sorted(arch.defaults))}."
-        )
-    resolved = {**arch.defaults, **options}
+    resolved = resolve_against_defaults(f"model {name!r}", arch.defaults, options)
     for key, valid in arch.choices.items():
         if resolved[key] not in valid:
             raise ValueError(

@@ -18,9 +18,7 @@ from typing import Callable
 
 import keras
 import tensorflow as tf
-from keras.src import tree
 from keras.src.losses import loss as loss_module
-from keras.src.trainers.data_adapters import data_adapter_utils
 
 from seqlab.data.sequence_data import SequenceData
 from seqlab.tasks import get_task
@@ -46,11 +44,11 @@ class TaskModel(keras.Model):
         return super().call(inputs, training=training, mask=mask)
 
     def train_step(self, data):
-        x, y, sample_weight = data_adapter_utils.unpack_x_y_sample_weight(data)
+        x, y, sample_weight = keras.utils.unpack_x_y_sample_weight(data)
         with tf.GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self._compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
-            batch = tf.shape(next(i for i in tree.flatten(x) if i is not None))[0]
+            batch = tf.shape(next(i for i in keras.tree.flatten(x) if i is not None))[0]
             self._loss_tracker.update_state(loss_module.unscale_loss_for_distribution(loss), sample_weight=batch)
             loss = self.optimizer.scale_loss(loss)
         gradients = tape.gradient(loss, self.trainable_weights)

@@ -20,7 +20,6 @@ from seqlab.runs import Run, RunStore
 from seqlab.training.experiment import run_experiment
 from seqlab.training.spec import ExperimentSpec
 
-STATUSES = ("queued", "running", "completed", "cancelled", "failed")
 WORKER_THREAD_NAME = "seqlab-jobs"  # the app's guard (seqlab/app/guard.py) looks for it
 _ids = itertools.count(1)
 
@@ -85,7 +84,7 @@ class JobManager:
         with self._lock:
             self.jobs.append(job)
             self._queue.put(job)
-            if self._worker is None or not self._worker.is_alive():
+            if self._worker is None:
                 self._worker = threading.Thread(target=self._work, name=WORKER_THREAD_NAME, daemon=True)
                 self._worker.start()
         return job
@@ -106,7 +105,11 @@ class JobManager:
             try:
                 job = self._queue.get(timeout=1.0)
             except queue.Empty:
-                return  # idle: let the thread end; submit() starts a new one
+                with self._lock:  # submit() holds it too: no job can slip in between
+                    if self._queue.empty():
+                        self._worker = None  # idle: end; the next submit() starts a new worker
+                        return
+                continue
             self._run(job)
 
     def _run(self, job: Job) -> None:

@@ -10,10 +10,11 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 
+from seqlab.checks import check_int
 from seqlab.data.registry import get_dataset, resolve_options
 from seqlab.models.registry import get_architecture, resolve_model_options
 
-OPTIMIZERS = ("adam", "adamw", "rmsprop", "sgd")
+OPTIMIZERS = ("adam", "adamw", "rmsprop", "sgd")  # Keras's own names (keras.optimizers.get)
 
 
 @dataclass(frozen=True)
@@ -58,15 +59,16 @@ class ExperimentSpec:
 
     def resolved(self) -> "ExperimentSpec":
         """Check every field and fill the dataset's and model's defaults."""
-        _check_int("epochs", self.epochs, minimum=1)
-        _check_int("batch_size", self.batch_size, minimum=1)
-        _check_int("early_stopping", self.early_stopping, minimum=0)
-        _check_int("seed", self.seed, minimum=0)
+        check_int("epochs", self.epochs, minimum=1)
+        check_int("batch_size", self.batch_size, minimum=1)
+        check_int("early_stopping", self.early_stopping, minimum=0)
+        check_int("seed", self.seed, minimum=0)
         if self.optimizer not in OPTIMIZERS:
             raise ValueError(
                 f"Unknown optimizer {self.optimizer!r}; valid optimizers: {', '.join(OPTIMIZERS)}."
             )
-        if not float(self.learning_rate) > 0:
+        if isinstance(self.learning_rate, bool) or not isinstance(self.learning_rate, (int, float)) \
+                or not self.learning_rate > 0:
             raise ValueError(f"learning_rate must be > 0, got {self.learning_rate!r}.")
         for name in ("clip_norm", "clip_value"):
             value = getattr(self, name)
@@ -102,8 +104,11 @@ class ExperimentSpec:
     def with_overrides(self, overrides: dict[str, object]) -> "ExperimentSpec":
         """Apply ``key=value`` pairs: a spec field, a data option or a model option.
 
-        String values (from ``--set key=value``) are parsed as JSON when they can
-        be (``3``, ``0.5``, ``null``, ``true``), else kept as strings.
+        A plain key is looked up in that order (``seed`` is the training seed);
+        ``data.KEY`` and ``model.KEY`` name a data or model option explicitly
+        (``data.seed`` reseeds a generated dataset). String values (from
+        ``--set key=value``) are parsed as JSON when they can be (``3``, ``0.5``,
+        ``null``, ``true``), else kept as strings.
         """
         fields = {f.name for f in dataclasses.fields(self)} - {"data_options", "model_options"}
         data_keys = set(get_dataset(self.dataset).defaults)
@@ -111,15 +116,23 @@ class ExperimentSpec:
         top, data, model = {}, dict(self.data_options), dict(self.model_options)
         for key, value in overrides.items():
             value = parse_value(value)
-            if key in fields:
+            group, _, name = key.rpartition(".")
+            if group == "data" and name in data_keys:
+                data[name] = value
+            elif group == "model" and name in model_keys:
+                model[name] = value
+            elif not group and key in fields:
                 top[key] = value
-            elif key in data_keys:
+            elif not group and key in data_keys:
                 data[key] = value
-            elif key in model_keys:
+            elif not group and key in model_keys:
                 model[key] = value
             else:
                 valid = sorted(fields | data_keys | model_keys)
-                raise ValueError(f"Unknown setting {key!r}; valid settings: {', '.join(valid)}.")
+                raise ValueError(
+                    f"Unknown setting {key!r}; valid settings: {', '.join(valid)} "
+                    "(prefix data. or model. to name a data or model option)."
+                )
         return dataclasses.replace(self, data_options=data, model_options=model, **top)
 
     def to_dict(self) -> dict:
@@ -146,6 +159,3 @@ def parse_value(value):
         return value
 
 
-def _check_int(name: str, value, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}.")

@@ -58,3 +58,26 @@ def test_new_training_fields_round_trip():
     assert ExperimentSpec.from_dict(json.loads(spec.to_json())) == spec
     parsed = ExperimentSpec("sine", "gru").with_overrides({"tbptt": "[4, 8]", "clip_value": "0.1"})
     assert parsed.tbptt == [4, 8] and parsed.clip_value == 0.1
+
+
+def test_prefixes_name_a_data_or_model_option_that_shares_a_field_name():
+    spec = ExperimentSpec("sine", "lstm").with_overrides({"seed": "3", "data.seed": "7", "model.units": "5"})
+    assert spec.seed == 3 and spec.data_options == {"seed": 7} and spec.model_options == {"units": 5}
+    with pytest.raises(ValueError, match="Unknown setting 'data.units'"):
+        ExperimentSpec("sine", "lstm").with_overrides({"data.units": "5"})
+
+
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        ({"learning_rate": "null"}, "learning_rate must be > 0"),
+        ({"lookback": "null"}, "lookback must be an integer for dataset 'sine', got None"),
+        ({"lookback": "abc"}, "lookback must be an integer"),
+        ({"val_fraction": "abc"}, "val_fraction must be a number"),
+        ({"units": "many"}, "units must be an integer for model 'lstm'"),
+        ({"bidirectional": "3"}, "bidirectional must be true or false"),
+    ],
+)
+def test_values_of_the_wrong_type_are_refused_by_name(overrides, message):
+    with pytest.raises(ValueError, match=message):
+        ExperimentSpec("sine", "lstm").with_overrides(overrides).resolved()
