@@ -68,7 +68,11 @@ time, time_title, time_index = view.time_axis(data, forecast, int(test.origin[i]
 columns = [axis_title(f, units_of.get(f)) for f in features]
 window = view.edit_window(window, columns, time_index, key=f"inspect.edit.{run_id}.{i}")
 
-tr = cache.run_trace(run, window, time)
+try:
+    tr = cache.run_trace(run, window, time)
+except (ValueError, OSError, TypeError, KeyError) as err:  # model file or input the trace cannot use
+    st.error(f"Cannot trace this run: {err}. Retrain it, or pick another run.")
+    st.stop()
 if not tr.layers:
     st.error("The model lists a recurrent layer but none ran: nothing to trace.")
     st.stop()
@@ -93,10 +97,10 @@ with pictures:
 # ---------------------------------------------------------------- gradients
 
 st.subheader("Gradients")
-loss_name = get_task(task).loss
 through_time, per_batch = st.columns(2, gap="large")
 with through_time:
     try:
+        loss_name = get_task(task).loss
         grads = cache.run_gradients(run, window, np.asarray(test.y[i]), loss_name)
     except (ValueError, NotImplementedError) as err:
         st.warning(f"Cannot compute the gradient through time: {err}")

@@ -8,14 +8,12 @@ import streamlit as st
 from seqlab.app import results, state
 from seqlab.app.entry import require_entry
 from seqlab.export import zip_bytes
-from seqlab.plots import runs_comparison
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
 
 st.title("Models")
-st.caption(f"Every trained run in `{state.store().root}`: one folder each, with its spec, metrics, Keras model and SavedModel.")
-
 store = state.store()
+st.caption(f"Every trained run in `{store.root}`: one folder each, with its spec, metrics, Keras model and SavedModel.")
 for name, reason in sorted(store.broken().items()):
     st.warning(f"Skipped the folder `{name}`: {reason}", icon=":material/folder_off:")
 
@@ -24,7 +22,7 @@ if not runs:
     with st.container(border=True):
         st.markdown("#### No trained runs yet")
         st.markdown(
-            "Train one on the **Train** page: pick a dataset (energy or sine), an architecture and a "
+            "Train one on the **Train** page: pick a dataset, an architecture and a "
             "few epochs, press **Train**. When it finishes it appears here with its metrics, loss "
             "history and an exported SavedModel you can load, predict with and download."
         )
@@ -58,12 +56,7 @@ st.dataframe(
 if len(runs) > 1:
     with st.expander("Compare runs"):
         for (dataset, metric), group in table.groupby(["dataset", "metric"], sort=False):
-            fig = runs_comparison(
-                [f"{r.model} · {r.run[:15]}" for r in group.itertuples()],
-                group["test"].tolist(), group["best baseline"].tolist(), metric=metric.split(" (")[0],
-                unit=metric.split(" (")[1].rstrip(")") if " (" in metric else "",
-                title=f"{dataset}: test {metric} per run",
-            )
+            fig = results.comparison_figure(group, title=f"{dataset}: test {metric} per run")
             st.plotly_chart(fig, key=f"models.compare.{dataset}.{metric}")
 
 ids = [r.run_id for r in runs]

@@ -1,4 +1,4 @@
-"""Cached loaders: dataset frames and windows, traces (``cache_data``); Keras and served models (``cache_resource``)."""
+"""Cached loaders: dataset windows and facts, traces (``cache_data``); Keras and served models (``cache_resource``)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,9 @@ import json
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
-from seqlab.data import SequenceData, get_dataset, load_dataset
+from seqlab.data import SequenceData, load_dataset
 from seqlab.export import load_serving
 from seqlab.inspect import GradientTrace, Trace, gradient_through_time, saved_recurrent_layers, trace
 from seqlab.runs import Run, RunStore
@@ -20,12 +19,6 @@ from seqlab.training.devices import device_name
 def device() -> str:
     """Where training runs, e.g. ``CPU (2 cores)`` (asks TensorFlow once per server)."""
     return device_name()
-
-
-@st.cache_data(show_spinner="Loading the dataset…", max_entries=8)
-def dataset_frame(name: str) -> pd.DataFrame:
-    """The raw table of a registered dataset, for previews."""
-    return get_dataset(name).frame()
 
 
 @st.cache_data(show_spinner="Cutting the series into windows…", max_entries=8)

@@ -8,20 +8,6 @@ import pandas as pd
 
 from seqlab.plots.style import axis_title, squared_unit
 
-__all__ = [
-    "axis_title",
-    "baseline_label",
-    "best_baseline",
-    "duration",
-    "metric_label",
-    "metric_value",
-    "metrics_table",
-    "primary_metric",
-    "squared_unit",
-    "steps_as_time",
-    "with_unit",
-]
-
 # metric key -> (name, unit rule, higher is better, factor to display)
 # unit rule: "unit" = the target's unit, "unit2" = its square, else a fixed unit.
 METRICS: dict[str, tuple[str, str, bool, float]] = {

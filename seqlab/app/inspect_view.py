@@ -22,6 +22,7 @@ from seqlab.plots import (
     state_heatmap,
     state_lines,
 )
+from seqlab.plots.training import loss_axis_title
 from seqlab.runs import Run
 
 DEFAULT_UNITS = 16  # larger layers show their most active units first
@@ -255,13 +256,6 @@ def layer_pictures(tr: Trace, layer: LayerTrace, unit_ids: np.ndarray, shown: st
 # ---------------------------------------------------------------- gradients
 
 
-def loss_label(loss_name: str, unit: str) -> str:
-    """The loss in words: ``MSE in GW²``, ``cross-entropy`` or the loss's own name."""
-    if loss_name == "mse":
-        return f"MSE in {unit}²" if unit else "MSE"
-    return "cross-entropy" if "crossentropy" in loss_name else loss_name
-
-
 def gradient_spread(norms: np.ndarray) -> str:
     """How far a gradient's norms range over the window: ``a factor of 1,234`` (or ``down to exactly 0``)."""
     low, high = float(np.min(norms)), float(np.max(norms))
@@ -274,12 +268,10 @@ def gradient_spread(norms: np.ndarray) -> str:
 def gradient_through_time_view(grads: GradientTrace, layer: LayerTrace, time: list, time_title: str,
                                loss_name: str, unit: str) -> None:
     """‖∂L/∂hₜ‖ of every traced layer over the window, and what the chosen layer's spread means."""
-    label = loss_label(loss_name, unit)
-    in_unit = " " + unit + "²" if loss_name == "mse" and unit else ""
+    label = loss_axis_title(loss_name, unit)  # "MSE (GW²)", "cross-entropy (nats)"
     st.plotly_chart(
         gradient_norms({g.label: g.norms for g in grads.layers}, time, time_title=time_title,
-                       title=f"Gradient through time: ‖∂L/∂hₜ‖ of this sample ({label.split(' in ')[0]} "
-                             f"L = {grads.loss:.3g}{in_unit})"),
+                       title=f"Gradient through time: ‖∂L/∂hₜ‖ of this sample (L = {grads.loss:.3g}, {label})"),
         key="inspect.bptt",
     )
     st.caption(

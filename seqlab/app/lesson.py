@@ -10,11 +10,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import state
-from seqlab.app.format import best_baseline, duration, metric_label, primary_metric, skill
+from seqlab.app import results, state
+from seqlab.app.format import baseline_label, best_baseline
 from seqlab.app.live import POLL_SECONDS, unit_and_loss, progress_text
 from seqlab.app.results import model_title
-from seqlab.plots import runs_comparison, validation_curves
+from seqlab.plots import validation_curves
 from seqlab.plots.training import loss_axis_title
 from seqlab.training.jobs import Job
 from seqlab.training.presets import Preset
@@ -51,12 +51,12 @@ def _baseline_loss(jobs: list[Job]) -> tuple[str, float] | None:
     for job in jobs:
         if job.run is None:
             continue
-        name, metrics = best_baseline(job.run.metrics)
+        name, metrics = best_baseline(job.run.metrics, task=results.task_of(job.run))
         if name is None:
             continue
         for key, to_loss in (("mse", lambda v: v), ("rmse", lambda v: v * v), ("cross_entropy", lambda v: v)):
             if key in metrics:
-                return f"baseline: {name.replace('_', ' ')} (test)", to_loss(metrics[key])
+                return f"baseline: {baseline_label(name)} (test)", to_loss(metrics[key])
     return None
 
 
@@ -91,41 +91,25 @@ def show_progress(preset: Preset, jobs: list[Job]) -> None:
     st.fragment(progress_panel, run_every=POLL_SECONDS)(preset.name, [job.job_id for job in jobs])
 
 
-def results_table(jobs: list[Job]) -> pd.DataFrame:
-    rows = []
-    for job in jobs:
-        row = {"model": model_title(job.spec.model), "status": job.status}
-        if job.run is not None:
-            metrics = job.run.metrics
-            key = primary_metric(metrics)
-            name, base = best_baseline(metrics)
-            unit = job.run.meta.get("units", {}).get(job.run.meta.get("target"), "")
-            row.update({
-                "metric": metric_label(key, unit),
-                "model value": metrics["model"][key],
-                "best baseline": base.get(key),
-                "baseline": (name or "").replace("_", " "),
-                "skill %": skill(metrics),
-                "training time": duration(job.run.meta["train_seconds"]),
-                "run": job.run.run_id,
-            })
-        else:
-            row["error"] = job.error or ""
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
 def show_results(jobs: list[Job]) -> None:
+    """The overlaid curves, then each finished run against its best baseline (as on Models)."""
     st.plotly_chart(curves_figure(jobs), key="lesson.curves.final")
-    table = results_table(jobs)
-    st.dataframe(table, hide_index=True, width="stretch",
-                 column_config={"skill %": st.column_config.NumberColumn(format="%+.1f"),
-                                "model value": st.column_config.NumberColumn(format="%.4g"),
-                                "best baseline": st.column_config.NumberColumn(format="%.4g")})
-    finished = table.dropna(subset=["model value"]) if "model value" in table else table.iloc[0:0]
-    if len(finished) and finished["metric"].nunique() == 1:
-        st.plotly_chart(
-            runs_comparison(list(finished["model"]), list(finished["model value"]),
-                            list(finished["best baseline"]), metric=finished["metric"].iloc[0]),
-            key="lesson.compare",
-        )
+    for job in jobs:
+        if job.run is None:
+            st.error(f"{model_title(job.spec.model)}: {job.error or 'cancelled before it started'}")
+    table = results.runs_table([job.run for job in jobs if job.run is not None])
+    if not len(table):
+        return
+    st.dataframe(
+        table, hide_index=True, width="stretch",
+        column_order=["model", "status", "epochs", "metric", "test", "best baseline", "skill", "train s", "run"],
+        column_config={
+            "test": st.column_config.NumberColumn("value", format="%.4g"),
+            "best baseline": st.column_config.NumberColumn(format="%.4g"),
+            "skill": st.column_config.NumberColumn("skill %", format="%+.1f"),
+            "train s": st.column_config.NumberColumn("training time (s)", format="%.1f"),
+        },
+    )
+    if table["metric"].nunique() == 1:
+        metric = table["metric"].iloc[0]
+        st.plotly_chart(results.comparison_figure(table, title=f"Test {metric} per run"), key="lesson.compare")

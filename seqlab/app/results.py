@@ -37,6 +37,7 @@ from seqlab.plots import (
     label_sequence,
     loss_curves,
     predicted_vs_actual,
+    runs_comparison,
     sample_preview,
 )
 from seqlab.runs import Run
@@ -384,6 +385,7 @@ def runs_table(runs: list[Run]) -> pd.DataFrame:
                 "RMSE": model.get("rmse", np.nan),
                 "MAPE %": model.get("mape", np.nan),
                 "params": run.meta.get("parameters"),
+                "train s": run.meta.get("train_seconds"),
                 "device": run.meta.get("device", ""),
                 "created": pd.to_datetime(run.meta.get("created"), errors="coerce"),
             }
@@ -391,6 +393,16 @@ def runs_table(runs: list[Run]) -> pd.DataFrame:
     table = pd.DataFrame(rows)
     # Forecast-only columns (MAE, RMSE, MAPE) stay out when no run has them.
     return table.dropna(axis=1, how="all") if len(table) else table
+
+
+def comparison_figure(table: pd.DataFrame, title: str):
+    """Bars of each run's test value beside its best baseline's; the rows of ``runs_table``
+    must share one metric (its label reads ``MAE (GW)``)."""
+    name, _, unit = table["metric"].iloc[0].partition(" (")
+    return runs_comparison(
+        [f"{r.model} · {r.run[:15]}" for r in table.itertuples()],
+        table["test"].tolist(), table["best baseline"].tolist(), metric=name, unit=unit.rstrip(")"), title=title,
+    )
 
 
 def io_summary(run: Run) -> str:

@@ -49,7 +49,7 @@ PRESETS: dict[str, Preset] = {
                 "same budget (32 units, 12 epochs of 2,400 sequences) for the Elman RNN, the LSTM and "
                 "the GRU. The Elman RNN's gradient vanishes over the 25+ steps between the first marker "
                 "and the answer and it stays at the constant baseline (MSE ≈ 0.17); the gated cells "
-                "carry the value and reach MSE below 0.01. Watch grad_norm in the live view."
+                "carry the value and reach MSE below 0.01. Open each run on Inspect to see why: ‖∂L/∂h_t‖ through time."
             ),
             specs=(_adding("simple_rnn"), _adding("lstm"), _adding("gru")),
         ),

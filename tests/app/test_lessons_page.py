@@ -43,6 +43,8 @@ def test_running_a_lesson_trains_each_run_and_compares_them(open_page, tiny_less
     results = at.dataframe[1].value
     assert list(results["model"]) == ["Windowed MLP (NARX-style)", "GRU"]
     assert results["run"].tolist() == [j.run.run_id for j in jobs(at)]
+    assert set(results["metric"]) == {"MAE"}  # the task's own metric, as on Models (sine has no unit)
+    assert (results["train s"] > 0).all()
     curves = at.get("plotly_chart")[0].proto.spec
     assert "Windowed MLP" in curves and "GRU (job" in curves and "baseline" in curves
     assert "Result" in texts(at.subheader)
