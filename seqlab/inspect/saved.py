@@ -23,7 +23,8 @@ def _layer_class(entry: dict):
         if cls is not None:
             return cls
     module, name = entry.get("module"), entry.get("class_name")
-    if not module or not name:
+    # Only Keras's and seqlab's own modules: a config file never makes us import anything else.
+    if not module or not name or module.split(".")[0] not in ("keras", "seqlab"):
         return None
     try:
         return getattr(importlib.import_module(module), name, None)

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import keras
 
+from seqlab.checks import check_non_negative
 from seqlab.data.sequence_data import SequenceData
 from seqlab.layers.recurrent import ESN, ridge_fit
-from seqlab.checks import check_non_negative
 from seqlab.models.registry import Architecture, register_architecture
-from seqlab.models.task_model import build_task_model
+from seqlab.models.task_model import EVAL_BATCH_SIZE, build_task_model
 from seqlab.tasks import get_task
 
 
@@ -51,13 +51,13 @@ def fit_readout(model: keras.Model, data: SequenceData, spec, callbacks: list) -
     callbacks.on_train_begin()
     callbacks.on_epoch_begin(0)
     callbacks.on_train_batch_begin(0)
-    states = keras.Model(model.inputs, readout.input).predict(train.x, batch_size=256, verbose=0)  # (N, units)
+    states = keras.Model(model.inputs, readout.input).predict(train.x, batch_size=EVAL_BATCH_SIZE, verbose=0)  # (N, units)
     W, c = ridge_fit(states, task.readout_targets(data, train.y), ridge=spec.model_options["ridge"])
     readout.set_weights([W, c])
     readout.trainable = False  # fitted, not trained: a later model.fit must not move it either
-    logs = model.evaluate(train.x, train.y, batch_size=256, return_dict=True, verbose=0)
+    logs = model.evaluate(train.x, train.y, batch_size=EVAL_BATCH_SIZE, return_dict=True, verbose=0)
     callbacks.on_train_batch_end(0, logs)
-    val_logs = model.evaluate(val.x, val.y, batch_size=256, return_dict=True, verbose=0)
+    val_logs = model.evaluate(val.x, val.y, batch_size=EVAL_BATCH_SIZE, return_dict=True, verbose=0)
     callbacks.on_epoch_end(0, {**logs, **{f"val_{k}": v for k, v in val_logs.items()}})
     callbacks.on_train_end()
 

@@ -24,6 +24,9 @@ from seqlab.data.sequence_data import SequenceData
 from seqlab.tasks import get_task
 
 
+EVAL_BATCH_SIZE = 256  # predict and evaluate in large batches: no gradients are kept
+
+
 @keras.saving.register_keras_serializable(package="seqlab")
 class TaskModel(keras.Model):
     """A functional model that checks its input's shape and logs ``grad_norm`` at every batch.

@@ -25,6 +25,7 @@ import tensorflow as tf
 import seqlab
 from seqlab.data import SequenceData, load_dataset
 from seqlab.models import build_model, get_architecture
+from seqlab.models.task_model import EVAL_BATCH_SIZE
 from seqlab.runs import Run, RunStore, write_json
 from seqlab.tasks import get_task
 from seqlab.training.devices import device_name, distribution_strategy
@@ -84,7 +85,7 @@ def run_experiment(
     train_seconds = time.monotonic() - started
 
     emit({"type": "status", "message": "evaluating on the test split against the baselines"})
-    evaluation = task.evaluate(data, model.predict(test.x, batch_size=256, verbose=0))
+    evaluation = task.evaluate(data, model.predict(test.x, batch_size=EVAL_BATCH_SIZE, verbose=0))
     metrics = evaluation.metrics
     status = "cancelled" if events.cancelled else "completed"
     meta = {

@@ -37,6 +37,7 @@ import tensorflow as tf
 
 from seqlab.data.sequence_data import SequenceData
 from seqlab.data.windowing import make_windows, split_points
+from seqlab.models.task_model import EVAL_BATCH_SIZE
 
 
 class TruncatedBPTT:
@@ -153,7 +154,7 @@ def tbptt_fit(model: keras.Model, data: SequenceData, spec, callbacks: list) -> 
             callbacks.on_train_batch_end(step, {"loss": total / (step + 1), "grad_norm": float(grad_norm)})
             if model.stop_training:
                 break
-        val_logs = model.evaluate(val.x, val.y, batch_size=256, return_dict=True, verbose=0)
+        val_logs = model.evaluate(val.x, val.y, batch_size=EVAL_BATCH_SIZE, return_dict=True, verbose=0)
         logs = {"loss": total / (step + 1), **{f"val_{k}": v for k, v in val_logs.items()}}
         callbacks.on_epoch_end(epoch, logs)
         if model.stop_training:
