@@ -11,14 +11,22 @@ from seqlab.models import list_architectures
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
 
 st.title("seqlab: a sequence-modelling lab")
+table = families_table()
+architectures = [a.title for a in list_architectures()]
 st.markdown(
-    "Train the sequence models of the lecture notes on real and synthetic series, watch them learn, "
-    "and judge them honestly against simple baselines. Every model is a Keras layer you can read, "
-    "every run is saved with its settings so it can be reproduced, and every trained model is "
-    "exported as a TensorFlow **SavedModel** that serves without seqlab."
+    f"Train the {len(architectures)} architectures of the lecture notes built so far — "
+    f"{', '.join(architectures)} — on real and synthetic series, watch them learn, and judge them "
+    "honestly against simple baselines. Each recurrent cell is a Keras layer whose docstring holds its "
+    "equations, every run is saved with its settings so it can be reproduced, and every trained model is "
+    "exported as a TensorFlow **SavedModel** that serves without seqlab. The lecture's other families "
+    f"(attention, Transformers, BERT, GPT and more: {int((~table['Available']).sum())} in all) are "
+    "planned; the table below shows which can be trained now."
 )
 
-runs = state.store().list()
+runs, broken = state.store().scan()
+if broken:
+    st.warning(f"{len(broken)} folder(s) in the run store are not readable runs; the Models page says why and "
+               "deletes them.", icon=":material/folder_off:")
 c1, c2, c3, c4 = st.columns(4)
 c1.metric("Datasets", len(list_datasets()), border=True)
 c2.metric("Architectures", len(list_architectures()), border=True)
@@ -44,7 +52,6 @@ for column, (title, text, page, label, icon) in zip(st.columns(len(STEPS), borde
         st.page_link(page, label=label, icon=icon)
 
 st.header("Model families of the lecture")
-table = families_table()
 available = int(table["Available"].sum())
 st.caption(
     f"The families the lecture notes teach. {available} of {len(table)} can be trained in the "

@@ -20,7 +20,10 @@ st.caption(
 
 # ---------------------------------------------------------------- which run
 
-runs = state.store().list()
+runs, broken = state.store().scan()
+if broken:
+    st.warning(f"{len(broken)} folder(s) in the run store are not readable runs ({', '.join(sorted(broken))}): "
+               "the Models page says why and deletes them.", icon=":material/folder_off:")
 if not runs:
     view.explain_no_runs()
     st.stop()
@@ -41,7 +44,7 @@ with choose:
 run_id = run.run_id
 layer_names, unreadable = names[run_id]
 if not layer_names:
-    view.explain_no_recurrent_layer(results.model_title(run.meta.get("model", "")), unreadable)
+    view.explain_no_recurrent_layer(results.model_title(run.meta.model), unreadable)
     st.stop()
 
 try:
@@ -58,8 +61,8 @@ if len(test) == 0:
 
 task = results.task_of(run)
 forecast = task == "forecast"
-units_of = run.meta.get("units", {}) or dict(data.units)
-features = list(run.meta.get("features") or data.features)
+units_of = run.meta.units
+features = run.meta.features
 with sample_col:
     i = results.pick_test_item(run, data, len(test), key=f"inspect.sample.{run_id}",
                                label="Test window (forecast origin)" if forecast else "Test sequence")

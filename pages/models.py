@@ -5,7 +5,7 @@ import functools
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import results, state
+from seqlab.app import deletion, results, state
 from seqlab.app.entry import require_entry
 from seqlab.export import zip_bytes
 
@@ -14,10 +14,13 @@ require_entry(__file__)  # a cold deep link ran this page alone: go through the 
 st.title("Models")
 store = state.store()
 st.caption(f"Every trained run in `{store.root}`: one folder each, with its spec, metrics, Keras model and SavedModel.")
-for name, reason in sorted(store.broken().items()):
-    st.warning(f"Skipped the folder `{name}`: {reason}", icon=":material/folder_off:")
+runs, broken = store.scan()
+for name, reason in sorted(broken.items()):
+    with st.container(border=True):
+        st.warning(f"The folder `{name}` is not a readable run: {reason}", icon=":material/folder_off:")
+        deletion.delete_button(name, key="models")
+        deletion.confirm_delete(store, name, f"the broken run `{name}`", key="models")
 
-runs = store.list()
 if not runs:
     with st.container(border=True):
         st.markdown("#### No trained runs yet")
@@ -63,15 +66,15 @@ ids = [r.run_id for r in runs]
 by_id = {r.run_id: r for r in runs}
 run_id = st.selectbox(
     "Run", ids, key="models.run",
-    format_func=lambda i: f"{i}  ·  {results.model_title(by_id[i].meta.get('model', ''))}  ·  {by_id[i].status}",
+    format_func=lambda i: f"{i}  ·  {results.model_title(by_id[i].meta.model)}  ·  {by_id[i].status}",
 )
 run = by_id[run_id]
 target, unit = results.target_unit(run)
 
-st.subheader(f"{results.model_title(run.meta.get('model', ''))} on {run.meta.get('dataset')}")
+st.subheader(f"{results.model_title(run.meta.model)} on {run.meta.dataset}")
 st.caption(
-    f"Created {run.meta.get('created', '?')} on {run.meta.get('device', '?')} · "
-    f"{run.meta.get('parameters', 0):,} weights · {results.io_summary(run)}"
+    f"Created {run.meta.created} on {run.meta.device} · "
+    f"{run.meta.parameters:,} weights · {results.io_summary(run)}"
 )
 actions = st.columns([1, 1, 4])
 with actions[0]:
@@ -81,25 +84,8 @@ with actions[0]:
         help="SavedModel folder, model.keras, spec, meta and metrics.",
     )
 with actions[1]:
-    if st.button("Delete…", icon=":material/delete:", key=f"models.delete.{run_id}"):
-        st.session_state["models.confirm_delete"] = run_id
-if st.session_state.get("models.confirm_delete") == run_id:
-    with st.container(border=True):
-        st.warning(f"Delete run `{run_id}` and its folder for good? This cannot be undone.")
-        yes, no = st.columns([1, 5])
-        if yes.button("Yes, delete", type="primary", key=f"models.delete_yes.{run_id}"):
-            try:
-                store.delete(run_id)
-            except (OSError, ValueError) as err:
-                st.error(f"Could not delete the run: {err}")
-            else:
-                st.session_state.pop("models.confirm_delete", None)
-                st.session_state.pop("models.run", None)
-                st.toast(f"Deleted {run_id}.", icon=":material/delete:")
-                st.rerun()
-        if no.button("Keep it", key=f"models.delete_no.{run_id}"):
-            st.session_state.pop("models.confirm_delete", None)
-            st.rerun()
+    deletion.delete_button(run_id, key="models")
+deletion.confirm_delete(store, run_id, f"run `{run_id}`", key="models", forget=("models.run",))
 
 overview, history, serve, spec = st.tabs(["Metrics and forecasts", "Loss history", "Load SavedModel and predict", "Spec and metadata"])
 
@@ -128,4 +114,4 @@ with spec:
         st.json(run.spec)
     with right:
         st.markdown("**Metadata** (`meta.json`)")
-        st.json(run.meta, expanded=1)
+        st.json(run.meta.to_dict(), expanded=1)

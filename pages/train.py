@@ -33,13 +33,15 @@ with settings:
     with st.container(border=True):
         main = main_data_options(info.defaults)
         st.markdown("**Data**" + (" (windows in time steps)" if info.task == "forecast" else ""))
-        data_options = option_grid(info.defaults, f"train.data.{info.name}", main, columns=3)
+        data_options = option_grid(info.defaults, f"train.data.{info.name}", main, columns=3, ranges=info.ranges)
         with st.expander("More data options"):
             others = [k for k in info.defaults if k not in main]
-            data_options.update(option_grid(info.defaults, f"train.data.{info.name}", others))
+            data_options.update(option_grid(info.defaults, f"train.data.{info.name}", others, ranges=info.ranges))
     with st.container(border=True):
         st.markdown(f"**Model: {arch.title}**")
-        model_options = option_grid(arch.defaults, f"train.arch.{arch.name}", columns=3, choices=arch.choices)
+        model_options = option_grid(
+            arch.defaults, f"train.arch.{arch.name}", columns=3, choices=arch.choices, ranges=arch.ranges
+        )
     with st.container(border=True):
         st.markdown("**Training**")
         if arch.fit is None:
@@ -72,7 +74,7 @@ with settings:
         disabled=problem is not None,
         width="stretch",
         key="train.submit",
-        help="A job is running: this one starts when it ends." if busy else None,
+        help="Your job is running or waiting: this one starts when it ends." if busy else None,
     )
     with st.expander("Experiment spec (JSON): reproduce this run"):
         st.json(spec.to_dict(), expanded=True)
@@ -93,14 +95,18 @@ with view:
             st.error(f"Training failed: {finished.error}")
         elif finished.run is None:
             st.warning("The job was cancelled before it started.")
+        elif not finished.run.exists():
+            st.info(f"Run `{finished.run.run_id}` was deleted.", icon=":material/delete:")
         else:
             run = finished.run
             if run.status == "cancelled":
                 st.warning(
-                    f"Cancelled after {run.meta.get('epochs_run', 0)} epoch(s); saved as run `{run.run_id}` "
+                    f"Cancelled after {run.meta.epochs_run} epoch(s); saved as run `{run.run_id}` "
                     "with the weights it had, and evaluated like any other.",
                     icon=":material/stop_circle:",
                 )
+            elif run.status == "diverged":
+                st.warning(live.diverged_text(run), icon=":material/warning:")
             else:
                 st.success(f"Saved as run `{run.run_id}`.", icon=":material/check_circle:")
             results.headline(run)

@@ -1,12 +1,8 @@
-"""``python -m seqlab``: see seqlab.cli."""
+"""``python -m seqlab``: see seqlab.cli. Importing this module runs nothing."""
 
-import os
 import sys
 
-from seqlab.quiet import quiet_tensorflow_import
+from seqlab.cli import main
 
-quiet_tensorflow_import()
-
-from seqlab.cli import main  # noqa: E402
-
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,32 +1,52 @@
 """The command line: ``python -m seqlab <command> ...``.
 
-Commands: datasets, models, presets, train, runs, export, predict. Errors in
-names or values exit with code 2 and one line on stderr, never a traceback.
-With ``--json`` the last line on stdout is one JSON object (or list).
+Commands: datasets, models, presets, train, runs, export, predict, delete.
+Every error (a bad name or value, an unreadable file, a refused path) exits
+with code 2 and one line on stderr, never a traceback. With ``--json`` the last
+line on stdout is one strict JSON object (or list): NaN and infinities, e.g. of
+a diverged run, are written as ``null``. Metrics print as the dashboard shows
+them (``seqlab.tasks.metrics``): accuracy in %, errors in the target's unit.
+
+The listing commands (datasets, models, presets, runs) never import
+TensorFlow, so they answer at once; train and predict import it, muted.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import signal
 import sys
+import threading
 import time
 
 from seqlab.data import TASKS, list_datasets
-from seqlab.export import FORMATS
+from seqlab.export import FORMATS, export_run, predict_frame
+from seqlab.inputs import read_csv
 from seqlab.models import list_architectures
-from seqlab.runs import RunStore
+from seqlab.quiet import quiet_tensorflow_import
+from seqlab.runs import Run, RunStore, json_safe
+from seqlab.tasks import get_metric, ordered_metrics
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors on one line like every other error of the CLI."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"error: {message} (see: {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)
     common.add_argument("--json", action="store_true", help="print machine-readable JSON")
-    store = argparse.ArgumentParser(add_help=False)
+    store = Parser(add_help=False)
     store.add_argument("--runs-dir", help="run store folder (default: $SEQLAB_RUNS_DIR or ./saved_models)")
 
-    parser = argparse.ArgumentParser(prog="python -m seqlab", description="seqlab: sequence models on Keras 3.")
+    parser = Parser(prog="python -m seqlab", description="seqlab: sequence models on Keras 3.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     for name, helptext in (("datasets", "list datasets"), ("models", "list architectures")):
@@ -39,23 +59,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dataset")
     p.add_argument("--model")
     p.add_argument("--preset", help="train every spec of this preset instead of --dataset/--model")
-    p.add_argument("--epochs", type=int)
+    p.add_argument("--epochs", type=int, help="the same as --set epochs=N")
     p.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE",
         help="a spec field, data option or model option, e.g. --set units=32 --set lookback=48 "
         "(with --preset: applied to each of its specs)",
     )
 
-    sub.add_parser("runs", parents=[common, store], help="list saved runs")
+    sub.add_parser("runs", parents=[common, store], help="list saved runs (broken ones with the reason)")
 
     p = sub.add_parser("export", parents=[store], help="export a run's model")
     p.add_argument("run_id")
     p.add_argument("--format", required=True, choices=FORMATS)
-    p.add_argument("--to", required=True, help="destination path (must not exist)")
+    p.add_argument("--to", required=True, help="destination path outside the run store (must not exist)")
 
     p = sub.add_parser("predict", parents=[common, store], help="forecast from the last rows of a CSV")
     p.add_argument("run_id")
     p.add_argument("--input", required=True, help="CSV with the model's feature columns")
+    p.add_argument(
+        "--trust", action="store_true",
+        help="load the run's SavedModel even though seqlab did not write it (a SavedModel is code)",
+    )
+
+    p = sub.add_parser("delete", parents=[store], help="delete a run, readable or broken")
+    p.add_argument("run_id")
+    p.add_argument("--yes", action="store_true", help="do not ask (needed when stdin is not a terminal)")
     return parser
 
 
@@ -63,15 +91,21 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
+    except (ValueError, OSError) as err:  # OSError: a file system refusal, e.g. permission denied
+        print(f"error: {describe(err)}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:  # Ctrl-C outside training (which handles it itself)
+        print("\ninterrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+# ---------------------------------------------------------------- listing (no TensorFlow)
 
 
 def cmd_datasets(args) -> int:
     rows = [d.as_dict() for d in list_datasets(args.task)]
     if args.json:
-        print(json.dumps(rows))
+        print_json(rows)
     else:
         for d in rows:
             print(f"{d['name']:<12} {d['task']:<10} {d['title']}")
@@ -81,7 +115,7 @@ def cmd_datasets(args) -> int:
 def cmd_models(args) -> int:
     rows = [a.as_dict() for a in list_architectures(args.task)]
     if args.json:
-        print(json.dumps(rows))
+        print_json(rows)
     else:
         for a in rows:
             defaults = " ".join(f"{k}={v}" for k, v in a["options"].items())
@@ -94,7 +128,7 @@ def cmd_presets(args) -> int:
 
     rows = [p.as_dict() for p in PRESETS.values()]
     if args.json:
-        print(json.dumps(rows))
+        print_json(rows)
     else:
         for p in rows:
             models = ", ".join(f"{s['model']} on {s['dataset']}" for s in p["specs"])
@@ -102,124 +136,265 @@ def cmd_presets(args) -> int:
     return 0
 
 
+def cmd_runs(args) -> int:
+    store = open_store(args)
+    runs, broken = store.scan()
+    if args.json:
+        print_json({
+            "runs": [{"run_id": r.run_id, "path": str(r.path), "status": r.status, "task": r.meta.task,
+                      "spec": r.spec, "metrics": r.metrics} for r in runs],
+            "broken": [{"run_id": name, "reason": reason} for name, reason in broken.items()],
+        })
+        return 0
+    if not runs and not broken:
+        print(f"no runs in {store.root}; train one with: python -m seqlab train --dataset energy --model lstm")
+    for r in runs:
+        print(f"{r.run_id:<40} {r.status:<10} {scores_line(r)}")
+    for name, reason in broken.items():
+        print(f"broken: {name}: {one_line(reason)} (remove it: python -m seqlab delete {name})", file=sys.stderr)
+    return 0
+
+
+# ---------------------------------------------------------------- training
+
+
 def cmd_train(args) -> int:
     from seqlab.training import ExperimentSpec
-    from seqlab.training.jobs import JobManager
     from seqlab.training.presets import get_preset
 
     if args.preset is not None and (args.dataset or args.model):
         raise ValueError("--preset replaces --dataset and --model; give one or the other.")
     if args.preset is None and not (args.dataset and args.model):
         raise ValueError("give --dataset and --model, or --preset NAME (list them: python -m seqlab presets).")
-    overrides = dict(parse_assignment(s) for s in args.set)
-    if args.epochs is not None:
-        overrides["epochs"] = args.epochs
+    overrides = training_overrides(args)
     if args.preset is None:
         specs = [ExperimentSpec(args.dataset, args.model)]
     else:
         specs = list(get_preset(args.preset).specs)
-    # Check every spec before the first one trains.
+    # Check every spec (and the store) before the first one trains, and before TensorFlow's start-up.
     specs = [spec.with_overrides(overrides).resolved() for spec in specs]
-    manager = JobManager(RunStore(args.runs_dir))
+    store = open_store(args)
+    quiet_tensorflow_import()
+    from seqlab.training.jobs import JobManager
+
+    manager = JobManager(store)
     results = []
-    for spec in specs:
-        result = train_one(manager, spec, args.json)
-        if isinstance(result, int):  # failed: its exit code
-            return result
-        results.append(result)
-        if result["status"] == "cancelled":  # Ctrl-C stops the whole preset
-            break
+    with CtrlC() as ctrl_c:
+        for spec in specs:
+            if ctrl_c.pressed:  # Ctrl-C between two runs of a preset: start no more
+                break
+            result = train_one(manager, spec, ctrl_c, args.json)
+            if isinstance(result, int):  # failed: its exit code
+                return result
+            results.append(result)
+            if result["status"] == "cancelled":  # Ctrl-C stops the whole preset
+                break
     if args.json:
-        print(json.dumps(results[0] if args.preset is None else {"preset": args.preset, "runs": results}))
+        print_json(results[0] if args.preset is None else {"preset": args.preset, "runs": results})
     return 0
 
 
-def train_one(manager, spec, quiet: bool) -> dict | int:
+def training_overrides(args) -> dict:
+    """The ``--set`` pairs, with ``--epochs`` as ``epochs``; both given must agree."""
+    from seqlab.training.spec import parse_value
+
+    overrides = dict(parse_assignment(s) for s in args.set)
+    if args.epochs is not None:
+        if "epochs" in overrides and parse_value(overrides["epochs"]) != args.epochs:
+            raise ValueError(
+                f"--epochs {args.epochs} and --set epochs={overrides['epochs']} disagree; give only one of them."
+            )
+        overrides["epochs"] = args.epochs
+    return overrides
+
+
+class CtrlC:
+    """While training, Ctrl-C cancels cleanly, however often it is pressed.
+
+    The first press cancels the job after its current batch; the run is then
+    evaluated and written, marked ``cancelled``. Further presses only print
+    "still saving the cancelled run, please wait": they can neither kill the
+    process in the middle of that write nor lose the run. The signal handler
+    only counts presses; the polling loop (``news``) acts and prints, so nothing
+    is printed from inside a handler.
+    """
+
+    def __init__(self):
+        self.presses = 0
+        self.answered = 0
+        self._previous = None
+
+    @property
+    def pressed(self) -> bool:
+        return self.presses > 0
+
+    def __enter__(self) -> "CtrlC":
+        if threading.current_thread() is threading.main_thread():  # only it may set handlers
+            self._previous = signal.signal(signal.SIGINT, self._count)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+    def _count(self, signum, frame) -> None:
+        self.presses += 1
+
+    def news(self, job) -> None:
+        """Cancel ``job`` at the first press; answer every later one."""
+        while self.answered < self.presses:
+            self.answered += 1
+            if not job.cancel_flag.is_set():
+                print("\ncancelling after the current batch ...", file=sys.stderr)
+                job.cancel()
+            else:
+                print("\nstill saving the cancelled run, please wait", file=sys.stderr)
+
+
+def train_one(manager, spec, ctrl_c: CtrlC, quiet: bool) -> dict | int:
     """Train ``spec`` with a progress bar on stderr: the result, or an exit code on failure."""
     from seqlab.cli_progress import ProgressBar
 
     job = manager.submit(spec)
     bar = ProgressBar(sys.stderr)
     seen = 0
-    try:
-        while not job.done:
-            seen = bar.update(job.events_since(seen), seen)
-            time.sleep(0.2)
-    except KeyboardInterrupt:  # Ctrl-C cancels cleanly: the run is written, marked cancelled
-        print("\ncancelling after the current batch ...", file=sys.stderr)
-        job.cancel()
-        manager.wait(job)
+    while not job.done:
+        ctrl_c.news(job)
+        seen = bar.update(job.events_since(seen), seen)
+        time.sleep(0.2)
+    ctrl_c.news(job)
     bar.update(job.events_since(seen), seen)
     bar.close()
     if job.status == "failed":
-        print(f"error: {job.error}", file=sys.stderr)
+        print(f"error: {one_line(job.error)}", file=sys.stderr)
         return EXIT_USAGE if job.invalid else 1
     run = job.run
+    if run is None:  # cancelled before its first batch: nothing to write
+        print("cancelled before training started: no run written", file=sys.stderr)
+        return {"run_id": None, "path": None, "status": job.status, "task": None, "metrics": {}, "baselines": {}}
     if not quiet:
         print(f"run {run.run_id} ({run.status}) written to {run.path}")
-        print(format_metrics(run.metrics))
+        print(metrics_table(run))
     return {
         "run_id": run.run_id,
         "path": str(run.path),
         "status": run.status,
-        "task": run.meta["task"],
+        "task": run.meta.task,
         "metrics": run.metrics["model"],
         "baselines": run.metrics["baselines"],
     }
 
 
-def cmd_runs(args) -> int:
-    store = RunStore(args.runs_dir)
-    runs = store.list()
-    if args.json:
-        print(json.dumps([{"run_id": r.run_id, "path": str(r.path), "status": r.status,
-                           "spec": r.spec, "metrics": r.metrics} for r in runs]))
-        return 0
-    if not runs:
-        print(f"no runs in {store.root}; train one with: python -m seqlab train --dataset energy --model lstm")
-    for r in runs:
-        figures = "  ".join(f"{k} {v:.4g}" for k, v in r.metrics["model"].items())
-        print(f"{r.run_id:<40} {r.status:<10} {figures}")
-    for name, reason in store.broken().items():
-        print(f"warning: {name}: {reason}", file=sys.stderr)
-    return 0
+# ---------------------------------------------------------------- one run
 
 
 def cmd_export(args) -> int:
-    from seqlab.export import export_run
-
-    path = export_run(RunStore(args.runs_dir).read(args.run_id), args.format, args.to)
+    store = open_store(args)
+    path = export_run(store.read(args.run_id), args.format, args.to, runs_root=store.root)
     print(f"exported {args.run_id} as {args.format} to {path}")
     return 0
 
 
 def cmd_predict(args) -> int:
-    from seqlab.export import predict_frame, read_csv
-
-    run = RunStore(args.runs_dir).read(args.run_id)
-    forecast = predict_frame(run, read_csv(args.input))
+    run = open_store(args).read(args.run_id)
+    frame = read_csv(args.input)
+    quiet_tensorflow_import()
+    forecast = predict_frame(run, frame, trust=args.trust)
+    target = run.meta.target
     if args.json:
-        print(json.dumps({"run_id": run.run_id, "target": run.meta["target"],
-                          "forecast": forecast[run.meta["target"]].tolist()}))
+        print_json({"run_id": run.run_id, "target": target, "unit": unit_of(run),
+                    "forecast": forecast[target].tolist()})
     else:
         print(forecast.to_string(index=False))
     return 0
 
 
+def cmd_delete(args) -> int:
+    store = open_store(args)
+    broken = store.broken()
+    if args.run_id in broken:  # a broken run can only be cleaned up by deleting it
+        what = f"broken run {args.run_id} ({one_line(broken[args.run_id])})"
+    else:
+        what = f"run {args.run_id} ({store.read(args.run_id).status})"  # an unknown one fails here
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise ValueError(f"not deleting {args.run_id} without confirmation: stdin is not a terminal; add --yes.")
+        try:
+            answer = input(f"delete {what} from {store.root}? [y/N] ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            print("not deleted")
+            return 0
+    store.delete(args.run_id)
+    print(f"deleted {args.run_id}")
+    return 0
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def open_store(args) -> RunStore:
+    store = RunStore(args.runs_dir)
+    if store.root.exists() and not store.root.is_dir():
+        raise ValueError(f"the run store {store.root} is a file, not a folder; give --runs-dir a folder.")
+    return store
+
+
 def parse_assignment(text: str) -> tuple[str, str]:
     key, sep, value = text.partition("=")
-    if not sep or not key:
+    if not sep or not key.strip():
         raise ValueError(f"--set expects KEY=VALUE, got {text!r}.")
     return key.strip(), value.strip()
 
 
-def format_metrics(metrics: dict) -> str:
-    """The model and its baselines as rows, the task's metrics as columns."""
+def print_json(value) -> None:
+    """One line of strict JSON on stdout (RFC 8259): NaN and infinities print as null (``json_safe``)."""
+    print(json.dumps(json_safe(value), allow_nan=False))
+
+
+def one_line(message) -> str:
+    return " ".join(str(message).split())
+
+
+def describe(err: Exception) -> str:
+    """The error as one line; a file system error as ``PATH: reason`` (``/tmp/x: Permission denied``)."""
+    if isinstance(err, OSError) and err.strerror:
+        return one_line(f"{err.filename}: {err.strerror}" if err.filename else err.strerror)
+    return one_line(err)
+
+
+def unit_of(run: Run) -> str:
+    """The unit of the run's target (``GW``), ``""`` when it has none."""
+    return run.meta.units.get(run.meta.target, "")
+
+
+def displayed(key: str, value) -> str:
+    """A stored metric as the dashboard shows it: ``6.39``, accuracy ``93.1``; ``–`` when missing."""
+    number = get_metric(key).display(value)
+    return f"{number:.4g}" if math.isfinite(number) else "–"
+
+
+def scores_line(run: Run) -> str:
+    """``MAE 0.2134 GW  RMSE 0.2871 GW  MAPE 6.39 %``: the run's test metrics with their units."""
+    unit, model = unit_of(run), run.metrics["model"]
+    parts = []
+    for key in ordered_metrics(model, run.meta.task):
+        metric = get_metric(key)
+        parts.append(f"{metric.name} {displayed(key, model[key])} {metric.unit_for(unit)}".rstrip())
+    return "  ".join(parts)
+
+
+def metrics_table(run: Run) -> str:
+    """The model and its baselines as rows, the task's metrics as columns headed with their units."""
+    unit, metrics = unit_of(run), run.metrics
     rows = {"model": metrics["model"], **metrics["baselines"]}
-    names = list(metrics["model"])
-    lines = [f"{'':<22}" + "".join(f"{n:>15}" for n in names)]
-    for row, m in rows.items():
-        lines.append(f"{row:<22}" + "".join(f"{m[n]:>15.4f}" for n in names))
+    keys = ordered_metrics(metrics["model"], run.meta.task)
+    labels = [get_metric(k).label(unit) for k in keys]
+    width = max([15] + [len(label) + 2 for label in labels])
+    lines = [f"{'':<22}" + "".join(f"{label:>{width}}" for label in labels)]
+    for row, values in rows.items():
+        lines.append(f"{row:<22}" + "".join(f"{displayed(k, values.get(k)):>{width}}" for k in keys))
     return "\n".join(lines)
 
 
@@ -231,4 +406,5 @@ COMMANDS = {
     "runs": cmd_runs,
     "export": cmd_export,
     "predict": cmd_predict,
+    "delete": cmd_delete,
 }

@@ -9,6 +9,12 @@ in the order of ``meta.json["features"]``, and returns what the task predicts:
     import tensorflow as tf
     served = tf.saved_model.load("saved_models/<run_id>/savedmodel")
     forecast = served.serve(tf.constant(window, tf.float32))
+
+A SavedModel is code: ``load_serving`` loads one only when the run's signed
+manifest (``seqlab.manifest``) shows seqlab wrote it on this machine and
+nothing changed since, unless the caller says it trusts the model.
+Exports never write inside the runs folder, never overwrite, and never
+follow links out of a run folder.
 """
 
 from __future__ import annotations
@@ -21,49 +27,117 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from seqlab.inputs import read_csv  # noqa: F401  predict --input reads through the shared input gate
+from seqlab.manifest import MANIFEST, regular_files, verify_folder
 from seqlab.runs import Run
 
 FORMATS = ("savedmodel", "keras", "zip")
 ZIP_FILES = ("model.keras", "spec.json", "meta.json", "metrics.json")
+TRUST_LABEL = "I trust this model, load it"  # the dashboard's confirmation, named in the refusal
+
+
+class UntrustedModelError(ValueError):
+    """A SavedModel that seqlab did not write on this machine, or that changed after; loading it runs its code."""
+
+
+def _files(run: Run, under: str = "") -> list[str]:
+    """The run's plain files (links skipped: they could point anywhere), optionally under one folder."""
+    return [name for name in regular_files(run.path) if name.startswith(under)]
 
 
 def zip_bytes(run: Run) -> bytes:
-    """The SavedModel folder, ``model.keras`` and the run's JSON files, zipped in memory."""
+    """The SavedModel folder, ``model.keras`` and the run's JSON files, zipped in memory (links left out)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name in ZIP_FILES:
-            archive.write(run.path / name, f"{run.run_id}/{name}")
-        for file in sorted(run.savedmodel_path.rglob("*")):
-            if file.is_file():
-                archive.write(file, f"{run.run_id}/savedmodel/{file.relative_to(run.savedmodel_path)}")
+        for name in _files(run):
+            if name in ZIP_FILES or name.startswith("savedmodel/"):
+                archive.write(run.path / name, f"{run.run_id}/{name}")
     return buffer.getvalue()
 
 
-def export_run(run: Run, fmt: str, to: str | Path) -> Path:
-    """Copy the run's model to ``to`` as a SavedModel folder, a ``.keras`` file or a zip."""
-    if fmt not in FORMATS:
-        raise ValueError(f"Unknown export format {fmt!r}; valid formats: {', '.join(FORMATS)}.")
-    to = Path(to)
-    if to.exists():
+def _destination(to: str | Path, fmt: str, runs_root: Path) -> Path:
+    """Where ``export_run`` writes: checked to be new and outside the runs folder, ``.keras`` added for keras."""
+    to = Path(to).expanduser()
+    if fmt == "keras":
+        if not to.suffix:
+            to = to.with_name(to.name + ".keras")  # Keras loads only files named *.keras
+        elif to.suffix != ".keras":
+            raise ValueError(f"A Keras model file must end in .keras (Keras refuses to load it otherwise): "
+                             f"use {to.with_suffix('.keras')} instead of {to}.")
+    root, resolved = runs_root.resolve(), to.resolve()
+    if resolved == root or root in resolved.parents:
+        raise ValueError(f"{to} lies inside the runs folder {runs_root}; export to a path outside it.")
+    if to.exists() or to.is_symlink():  # a dangling link too: writing would follow it
         raise ValueError(f"{to} already exists; choose a new path or delete it first.")
-    to.parent.mkdir(parents=True, exist_ok=True)
-    if fmt == "savedmodel":
-        shutil.copytree(run.savedmodel_path, to)
-    elif fmt == "keras":
-        shutil.copyfile(run.keras_path, to)
-    else:
-        to.write_bytes(zip_bytes(run))
     return to
 
 
-def load_serving(path: str | Path):
-    """Load a SavedModel and return ``f(windows) -> forecasts`` on NumPy arrays."""
+def export_run(run: Run, fmt: str, to: str | Path, runs_root: str | Path | None = None) -> Path:
+    """Copy the run's model to ``to`` as a SavedModel folder, a ``.keras`` file or a zip; the path written.
+
+    ``to`` must not exist and must lie outside ``runs_root`` (default: the
+    folder holding the run). For ``keras`` a path without a suffix gets
+    ``.keras`` (the returned path says so); another suffix is refused.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"Unknown export format {fmt!r}; valid formats: {', '.join(FORMATS)}.")
+    to = _destination(to, fmt, Path(runs_root) if runs_root is not None else run.path.parent)
+    to.parent.mkdir(parents=True, exist_ok=True)
+    if fmt == "savedmodel":
+        files = _files(run, "savedmodel/")
+        to.mkdir()
+        for name in files:
+            target = to / Path(name).relative_to("savedmodel")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(run.path / name, target)
+    elif fmt == "keras":
+        if "model.keras" not in _files(run):
+            raise ValueError(f"Run {run.run_id!r} has no model.keras file (missing, or a link).")
+        with open(run.keras_path, "rb") as source, open(to, "xb") as target:  # "x": never overwrite
+            shutil.copyfileobj(source, target)
+    else:
+        with open(to, "xb") as target:
+            target.write(zip_bytes(run))
+    return to
+
+
+def _trust_problem(source: Run | str | Path) -> str | None:
+    """Why the SavedModel of ``source`` cannot be trusted (``None``: seqlab wrote it here, unchanged)."""
+    if isinstance(source, Run):
+        return verify_folder(source.path)
+    path = Path(source)
+    if path.name == "savedmodel" and (path.parent / MANIFEST).is_file():
+        return verify_folder(path.parent)
+    return f"it is not the savedmodel/ folder of a seqlab run (no {MANIFEST} beside it)"
+
+
+def load_serving(source: Run | str | Path, trust: bool = False):
+    """Load a run's (or a folder's) SavedModel and return ``f(windows) -> predictions`` on NumPy arrays.
+
+    Without ``trust``, only a SavedModel whose run manifest verifies (see
+    ``seqlab.manifest``) is loaded; otherwise ``UntrustedModelError``. A run's
+    SavedModel whose input or output shape does not fit the run is refused.
+    """
+    path = source.savedmodel_path if isinstance(source, Run) else Path(source)
+    problem = None if trust else _trust_problem(source)
+    if problem:
+        raise UntrustedModelError(
+            f"Not loading the SavedModel {path}: a SavedModel is code (loading it runs its graph), and this one "
+            f"was not written by seqlab on this machine, or was changed after ({problem}). Load it only if you "
+            f'trust where it came from: pass --trust on the command line, press "{TRUST_LABEL}" on the '
+            "dashboard's Models page, or call with trust=True."
+        )
     import tensorflow as tf
 
     try:
         served = tf.saved_model.load(str(path))
-    except (OSError, ValueError, tf.errors.OpError) as err:
-        raise ValueError(f"{path} is not a readable SavedModel ({type(err).__name__}).") from None
+        signature = served.serve.concrete_functions[0]
+        inputs = tuple(signature.structured_input_signature[0][0].shape.as_list())
+        outputs = tuple(signature.structured_outputs.shape.as_list())
+    except (OSError, ValueError, AttributeError, IndexError, TypeError, tf.errors.OpError) as err:
+        raise ValueError(f"{path} is not a readable SavedModel with a serve endpoint ({type(err).__name__}).") from None
+    if isinstance(source, Run):
+        source.meta.check_model_io(inputs, outputs, f"The SavedModel {path}")
 
     def serve(windows: np.ndarray) -> np.ndarray:
         return served.serve(tf.constant(np.asarray(windows, dtype="float32"))).numpy()
@@ -73,13 +147,13 @@ def load_serving(path: str | Path):
 
 def windows_from_frame(run: Run, frame: pd.DataFrame) -> np.ndarray:
     """The last ``lookback`` rows of ``frame`` as one window ``(1, T, F)``, checked (forecast runs)."""
-    task = run.meta.get("task", "forecast")
+    task = run.meta.task
     if task != "forecast":
         raise ValueError(
             f"Predicting from a table of recent rows needs a forecast run; run {run.run_id!r} is a {task} "
             "run: load its SavedModel (load_serving) and call it on (N, T, F) sequences."
         )
-    features, lookback = run.meta["features"], run.meta["lookback"]
+    features, lookback = run.meta.features, run.meta.lookback
     missing = [c for c in features if c not in frame.columns]
     if missing:
         raise ValueError(
@@ -98,18 +172,8 @@ def windows_from_frame(run: Run, frame: pd.DataFrame) -> np.ndarray:
     return window[None]
 
 
-def predict_frame(run: Run, frame: pd.DataFrame) -> pd.DataFrame:
-    """Forecast the ``horizon`` steps after the end of ``frame`` with the run's SavedModel."""
+def predict_frame(run: Run, frame: pd.DataFrame, trust: bool = False) -> pd.DataFrame:
+    """Forecast the ``horizon`` steps after the end of ``frame`` with the run's SavedModel (see ``load_serving``)."""
     windows = windows_from_frame(run, frame)  # check the input before loading the model
-    forecast = load_serving(run.savedmodel_path)(windows)[0]
-    return pd.DataFrame({"step": np.arange(1, len(forecast) + 1), run.meta["target"]: forecast})
-
-
-def read_csv(path: str | Path) -> pd.DataFrame:
-    """Read a CSV, turning parser failures into a clear ``ValueError``."""
-    try:
-        return pd.read_csv(path)
-    except FileNotFoundError:
-        raise ValueError(f"No such file: {path}.") from None
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as err:
-        raise ValueError(f"{path} is not a readable CSV file: {err}.") from None
+    forecast = load_serving(run, trust=trust)(windows)[0]
+    return pd.DataFrame({"step": np.arange(1, len(forecast) + 1), run.meta.target: forecast})

@@ -13,6 +13,14 @@ def _seed():
     keras.utils.set_random_seed(0)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def seqlab_home(tmp_path_factory):
+    """A private $SEQLAB_HOME (the run-signing key) for the whole session, subprocesses included."""
+    home = tmp_path_factory.mktemp("seqlab_home")
+    os.environ["SEQLAB_HOME"] = str(home)
+    return home
+
+
 @pytest.fixture
 def runs_dir(tmp_path, monkeypatch):
     """An empty run store that the code under test finds through the environment."""

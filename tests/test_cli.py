@@ -66,7 +66,8 @@ def test_runs_export_predict_on_a_trained_run(capsys, trained_run, tmp_path):
     store = tmp_path / "store"
     shutil.copytree(trained_run.path, store / trained_run.run_id)
     code, out, _ = run_cli(capsys, "runs", "--json", "--runs-dir", str(store))
-    assert code == 0 and json.loads(out)[0]["run_id"] == trained_run.run_id
+    listing = json.loads(out)
+    assert code == 0 and listing["runs"][0]["run_id"] == trained_run.run_id and listing["broken"] == []
 
     code, out, _ = run_cli(capsys, "export", trained_run.run_id, "--format", "keras",
                            "--to", str(tmp_path / "m.keras"), "--runs-dir", str(store))
@@ -110,4 +111,4 @@ def test_presets_listed_and_trained_with_overrides(capsys, runs_dir):
     assert result["preset"] == "adding-elman-vs-gates" and len(result["runs"]) == 3
     assert {r["task"] for r in result["runs"]} == {"regress"} and "mse" in result["runs"][0]["metrics"]
     code, out, _ = run_cli(capsys, "runs")
-    assert code == 0 and "mse" in out
+    assert code == 0 and "MSE" in out

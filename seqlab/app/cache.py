@@ -62,17 +62,22 @@ def _predictions(path: str, created: str) -> dict:
 
 def predictions(run: Run) -> dict:
     """The run's test-split arrays (``y_true``, ``y_pred``, ``origin``, ``baseline_*``)."""
-    return _predictions(str(run.path), run.meta.get("created", ""))
+    return _predictions(str(run.path), run.meta.created)
 
 
 @st.cache_resource(show_spinner="Loading the SavedModel…", max_entries=8)
-def _serving(path: str, created: str):
-    return load_serving(path)
+def _serving(path: str, created: str, trust: bool):
+    folder = Path(path)
+    return load_serving(RunStore(folder.parent).read(folder.name), trust=trust)
 
 
-def serving(run: Run):
-    """The run's SavedModel as ``f(windows) -> forecasts``, loaded once per run."""
-    return _serving(str(run.savedmodel_path), run.meta.get("created", ""))
+def serving(run: Run, trust: bool = False):
+    """The run's SavedModel as ``f(windows) -> predictions``, loaded once per run.
+
+    Raises ``UntrustedModelError`` (not cached) when the run's manifest does not
+    verify and ``trust`` is not set; see ``seqlab.export.load_serving``.
+    """
+    return _serving(str(run.path), run.meta.created, trust)
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
@@ -86,7 +91,7 @@ def _recurrent_layers(path: str, created: str) -> tuple[list[str], str | None]:
 def recurrent_layers(run: Run) -> tuple[list[str], str | None]:
     """The recurrent layers named in the run's ``model.keras`` (read without loading the model),
     and why the file cannot be read (``None`` when it can)."""
-    return _recurrent_layers(str(run.keras_path), run.meta.get("created", ""))
+    return _recurrent_layers(str(run.keras_path), run.meta.created)
 
 
 @st.cache_resource(show_spinner="Loading the model…", max_entries=4)
@@ -102,7 +107,7 @@ def _trace(path: str, created: str, window: np.ndarray, labels: tuple) -> Trace:
 
 def run_trace(run: Run, window: np.ndarray, labels: list) -> Trace:
     """``seqlab.inspect.trace`` of the run's model over one input window ``(T, F)``, one label per step."""
-    return _trace(str(run.path), run.meta.get("created", ""), window, tuple(labels))
+    return _trace(str(run.path), run.meta.created, window, tuple(labels))
 
 
 @st.cache_data(show_spinner="Differentiating the loss through time…", max_entries=32)
@@ -112,7 +117,7 @@ def _gradients(path: str, created: str, window: np.ndarray, target: np.ndarray, 
 
 def run_gradients(run: Run, window: np.ndarray, target: np.ndarray, loss: str) -> GradientTrace:
     """``seqlab.inspect.gradient_through_time`` of the run's model for one window and its target."""
-    return _gradients(str(run.path), run.meta.get("created", ""), window, target, loss)
+    return _gradients(str(run.path), run.meta.created, window, target, loss)
 
 
 def _key(options: dict | None) -> str:

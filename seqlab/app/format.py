@@ -1,4 +1,8 @@
-"""Readable labels: units, durations, metric and baseline names, metric tables."""
+"""Readable labels: units, durations, metric and baseline names, metric tables.
+
+A metric's name, unit and direction come from the library (``seqlab.tasks.metrics``),
+which the CLI reads too, so both show the same figures.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +10,7 @@ import math
 
 import pandas as pd
 
-from seqlab.plots.style import axis_title, squared_unit
-
-# metric key -> (name, unit rule, higher is better, factor to display)
-# unit rule: "unit" = the target's unit, "unit2" = its square, else a fixed unit.
-METRICS: dict[str, tuple[str, str, bool, float]] = {
-    "mae": ("MAE", "unit", False, 1.0),
-    "rmse": ("RMSE", "unit", False, 1.0),
-    "mse": ("MSE", "unit2", False, 1.0),
-    "mape": ("MAPE", "%", False, 1.0),
-    "accuracy": ("accuracy", "%", True, 100.0),
-    "cross_entropy": ("cross-entropy", "nats", False, 1.0),
-}
+from seqlab.tasks import get_metric, ordered_metrics
 
 _BASELINES = {
     "naive": "Naive (last value)",
@@ -39,41 +32,21 @@ def baseline_label(name: str) -> str:
 
 
 def metric_unit(key: str, unit: str) -> str:
-    rule = METRICS.get(key, (key, "", False, 1.0))[1]
-    if rule == "unit":
-        return unit
-    if rule == "unit2":
-        return squared_unit(unit)
-    return rule
+    return get_metric(key).unit_for(unit)
 
 
 def metric_label(key: str, unit: str = "") -> str:
     """``mae`` -> ``MAE (GW)``, ``accuracy`` -> ``accuracy (%)``."""
-    name = METRICS.get(key, (key.replace("_", " "),))[0]
-    return axis_title(name, metric_unit(key, unit))
+    return get_metric(key).label(unit)
 
 
 def metric_value(key: str, value) -> float:
     """The value as displayed (accuracy in percent)."""
-    factor = METRICS.get(key, ("", "", False, 1.0))[3]
-    return float(value) * factor if _finite(value) else float("nan")
+    return get_metric(key).display(value)
 
 
 def higher_is_better(key: str) -> bool:
-    return METRICS.get(key, ("", "", False, 1.0))[2]
-
-
-# The order metrics are shown in; the first one present is the task's main metric
-# (forecast: MAE; regress: MSE, the adding problem's figure; classify and label: accuracy).
-METRIC_ORDER = ("accuracy", "cross_entropy", "mae", "rmse", "mape")
-TASK_METRIC_ORDER = {"regress": ("mse", "rmse", "mae")}
-
-
-def ordered_metrics(keys, task: str | None = None) -> list[str]:
-    """``keys`` in display order for ``task`` (metrics.json stores them sorted by name)."""
-    order = TASK_METRIC_ORDER.get(task, METRIC_ORDER)
-    rank = {k: i for i, k in enumerate(order)}
-    return sorted(keys, key=lambda k: (rank.get(k, len(rank)), k))
+    return get_metric(key).higher_is_better
 
 
 def primary_metric(metrics: dict, task: str | None = None) -> str | None:

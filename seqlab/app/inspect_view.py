@@ -51,7 +51,7 @@ def explain_no_runs() -> None:
 def explain_no_recurrent_run(runs: list[Run]) -> None:
     with st.container(border=True):
         st.markdown("#### No recurrent run to inspect")
-        models = sorted({results.model_title(r.meta.get("model", "?")) for r in runs})
+        models = sorted({results.model_title(r.meta.model) for r in runs})
         st.markdown(
             f"None of the {len(runs)} saved run(s) has a recurrent layer (models: {', '.join(models)}). "
             "Inspection traces a recurrent cell step by step: its hidden state, gates and gradients through time."
@@ -87,8 +87,7 @@ def pick_run(runs: list[Run], recurrent: list[Run]) -> Run:
     by_id = {r.run_id: r for r in runs}
     run_id = st.selectbox(
         "Run", options, key="inspect.run",
-        format_func=lambda i: f"{results.model_title(by_id[i].meta.get('model', ''))} on "
-        f"{by_id[i].meta.get('dataset', '?')}  ·  {i}",
+        format_func=lambda i: f"{results.model_title(by_id[i].meta.model)} on {by_id[i].meta.dataset}  ·  {i}",
     )
     return by_id[run_id]
 

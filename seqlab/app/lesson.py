@@ -12,7 +12,7 @@ import streamlit as st
 
 from seqlab.app import results, state
 from seqlab.app.format import baseline_label, best_baseline
-from seqlab.app.live import POLL_SECONDS, unit_and_loss, progress_text
+from seqlab.app.live import POLL_SECONDS, diverged_text, progress_text, unit_and_loss
 from seqlab.app.results import model_title
 from seqlab.plots import validation_curves
 from seqlab.plots.training import loss_axis_title
@@ -97,7 +97,11 @@ def show_results(jobs: list[Job]) -> None:
     for job in jobs:
         if job.run is None:
             st.error(f"{model_title(job.spec.model)}: {job.error or 'cancelled before it started'}")
-    table = results.runs_table([job.run for job in jobs if job.run is not None])
+        elif not job.run.exists():
+            st.info(f"{model_title(job.spec.model)}: run `{job.run.run_id}` was deleted.")
+        elif job.run.status == "diverged":
+            st.warning(f"{model_title(job.spec.model)}: {diverged_text(job.run)}", icon=":material/warning:")
+    table = results.runs_table([job.run for job in jobs if job.run is not None and job.run.exists()])
     if not len(table):
         return
     st.dataframe(

@@ -3,7 +3,8 @@
 Training runs in the JobManager's worker thread, never in the script, so a
 rerun, a widget touch or a page switch leaves it running. The fragment only
 reads events (``events_since``) and redraws; when the job ends it asks for one
-full rerun so the page shows the result.
+full rerun so the page shows the result. A job that waits for one of the
+server's training slots (other sessions' jobs train) shows its place in line.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from seqlab.app import cache, state
 from seqlab.app.format import duration, steps_as_time
 from seqlab.app.results import model_title
 from seqlab.plots import loss_curves
+from seqlab.runs import Run
 from seqlab.tasks import get_task
 from seqlab.training.jobs import Job
 from seqlab.training.spec import ExperimentSpec
@@ -29,7 +31,9 @@ def job_title(job: Job) -> str:
 def progress_text(job: Job) -> tuple[float, str]:
     """The bar's fraction and its text: epoch counter, percent, ETA, or the latest status."""
     if job.status == "queued":
-        return 0.0, "queued: waits for the running job to finish"
+        return 0.0, "queued: waits for your running job to finish"
+    if job.status == "waiting":
+        return 0.0, waiting_text(job)
     events = job.events_since(0)
     progress = job.progress()
     status = next((e["message"] for e in reversed(events) if e["type"] == "status"), None)
@@ -40,6 +44,22 @@ def progress_text(job: Job) -> tuple[float, str]:
     eta = f" · about {duration(progress['eta'])} left" if progress["eta"] is not None else ""
     return progress["fraction"], (
         f"epoch {max(progress['epoch'], 1)} of {progress['epochs']} · {progress['fraction']:.0%}{eta}"
+    )
+
+
+def waiting_text(job: Job) -> str:
+    place = f"number {job.position} in line" if job.position else "next"
+    return f"waiting for a free training slot: {place} (every session's jobs on this server share the slots)"
+
+
+def diverged_text(run: Run) -> str:
+    """What happened to a diverged run, and what to try instead."""
+    rate = run.spec.get("learning_rate")
+    now = f" (now {rate:g}; try a tenth)" if isinstance(rate, (int, float)) else ""
+    return (
+        f"Training diverged in epoch {run.meta.epochs_run}: the loss became NaN or infinite, so it stopped "
+        f"there. Saved as run `{run.run_id}`; its test metrics are meaningless. Lower the learning "
+        f"rate{now}, clip gradients (e.g. clip gradient norm 1), or switch to the adam optimizer."
     )
 
 
@@ -115,12 +135,14 @@ def job_panel(job_id: int) -> None:
               help=f"Training on {start.get('device', cache.device())}.")
     st.plotly_chart(loss_figure(job, *unit_and_loss(job)), key=f"live.loss.{job_id}")
     cancelling = job.cancel_flag.is_set()
+    waiting = job.status == "waiting"
     if st.button(
-        "Cancelling…" if cancelling else "Cancel training",
+        "Cancelling…" if cancelling else "Cancel waiting" if waiting else "Cancel training",
         key=f"live.cancel.{job_id}",
         icon=":material/stop_circle:",
         disabled=cancelling,
-        help="Stops after the current batch; the run is still saved and evaluated, marked cancelled.",
+        help="Leaves the queue; nothing is trained or saved." if waiting
+        else "Stops after the current batch; the run is still saved and evaluated, marked cancelled.",
     ):
         job.cancel()  # the next poll (0.5 s) shows "Cancelling…"
     queued = [j for j in state.manager().queued() if j.job_id != job_id]

@@ -29,6 +29,7 @@ from seqlab.app.format import (
     with_unit,
 )
 from seqlab.data import SequenceData
+from seqlab.export import TRUST_LABEL, UntrustedModelError
 from seqlab.models import get_architecture
 from seqlab.plots import (
     class_probabilities,
@@ -54,16 +55,15 @@ def model_title(name: str) -> str:
 
 
 def target_unit(run: Run) -> tuple[str, str]:
-    target = run.meta.get("target", "y")
-    return target, run.meta.get("units", {}).get(target, "")
+    return run.meta.target, run.meta.units.get(run.meta.target, "")
 
 
 def task_of(run: Run) -> str:
-    return run.meta.get("task", "forecast")
+    return run.meta.task
 
 
 def classes_of(run: Run, data: SequenceData | None = None) -> tuple[str, ...]:
-    return tuple(run.meta.get("classes") or (data.classes if data is not None else ()))
+    return tuple(run.meta.classes or (data.classes if data is not None else ()))
 
 
 # ---------------------------------------------------------------- metrics
@@ -106,10 +106,10 @@ def headline(run: Run, per_row: int = 2) -> None:
             help=help_text,
             border=True,
         )
-    epochs = run.meta.get("epochs_run", 0)
+    epochs = run.meta.epochs_run
     cards[len(keys)].metric(
-        "Training time", duration(run.meta.get("train_seconds")),
-        f"{epochs} epoch{'s' if epochs != 1 else ''} · {run.meta.get('parameters', 0):,} weights",
+        "Training time", duration(run.meta.train_seconds),
+        f"{epochs} epoch{'s' if epochs != 1 else ''} · {run.meta.parameters:,} weights",
         delta_color="off", delta_arrow="off", border=True,
     )
 
@@ -118,7 +118,7 @@ def metrics_block(run: Run) -> None:
     """The model beside every baseline; the best value of each column highlighted."""
     _, unit = target_unit(run)
     table = metrics_table(
-        run.metrics, unit, model_label=f"Model: {model_title(run.meta.get('model', ''))}", task=task_of(run)
+        run.metrics, unit, model_label=f"Model: {model_title(run.meta.model)}", task=task_of(run)
     )
     st.dataframe(style_best(table), width="stretch")
     st.caption(
@@ -185,7 +185,7 @@ def sample_frame(data: SequenceData, sample_id: int) -> pd.DataFrame:
 
 
 def forecast_parts(run: Run, data: SequenceData, origin: int) -> tuple[pd.Series, pd.Series]:
-    target = run.meta.get("target", data.target)
+    target = run.meta.target
     history = data.frame[target].iloc[origin - data.lookback : origin]
     actual = data.frame[target].iloc[origin : origin + data.horizon]
     return history, actual
@@ -228,7 +228,7 @@ def _forecast_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
     origin = int(preds["origin"][i])
     history, actual = forecast_parts(run, data, origin)
     index = actual.index
-    forecasts = {f"model ({model_title(run.meta.get('model', ''))})": pd.Series(preds["y_pred"][i], index)}
+    forecasts = {f"model ({model_title(run.meta.model)})": pd.Series(preds["y_pred"][i], index)}
     names = [k.removeprefix("baseline_") for k in preds if k.startswith("baseline_")]
     seasonal = seasonal_baseline(names)
     ordered = ([seasonal] if seasonal else []) + [n for n in names if n != seasonal]
@@ -265,7 +265,7 @@ def run_overview(run: Run, key: str) -> None:
     """Headline metrics, the metrics table and the test-split figure."""
     if run.status == "cancelled":
         st.warning(
-            f"Training was cancelled after {run.meta.get('epochs_run', 0)} epoch(s); the run was saved "
+            f"Training was cancelled after {run.meta.epochs_run} epoch(s); the run was saved "
             "with the weights it had, and evaluated like any other."
         )
     headline(run, per_row=4)
@@ -294,11 +294,19 @@ def serve_view(run: Run, key: str) -> None:
     if not st.session_state.get(loaded_key):
         st.caption("The SavedModel loads once, then every window you pick is predicted at once.")
         return
+    trust_key = f"{key}.trusted"
     try:
-        served = cache.serving(run)(test.x[i : i + 1])[0]  # (1, T, F) raw units -> one prediction
+        serve = cache.serving(run, trust=st.session_state.get(trust_key, False))
+    except UntrustedModelError as err:
+        st.warning(str(err), icon=":material/gpp_maybe:")
+        if st.button(TRUST_LABEL, key=f"{key}.trust", icon=":material/warning:"):
+            st.session_state[trust_key] = True
+            st.rerun()
+        return
     except ValueError as err:
         st.error(f"Could not serve the SavedModel: {err}")
         return
+    served = serve(test.x[i : i + 1])[0]  # (1, T, F) raw units -> one prediction
     same = i < len(preds["origin"]) and int(preds["origin"][i]) == int(test.origin[i])
     stored = preds.get("probabilities", preds["y_pred"])[i] if same else None
     gap = float(np.abs(np.asarray(served) - np.asarray(stored)).max()) if stored is not None else None
@@ -372,11 +380,11 @@ def runs_table(runs: list[Run]) -> pd.DataFrame:
         rows.append(
             {
                 "run": run.run_id,
-                "dataset": run.meta.get("dataset", run.spec.get("dataset", "?")),
+                "dataset": run.meta.dataset,
                 "task": task_of(run),
-                "model": model_title(run.meta.get("model", run.spec.get("model", "?"))),
+                "model": model_title(run.meta.model),
                 "status": run.status,
-                "epochs": run.meta.get("epochs_run"),
+                "epochs": run.meta.epochs_run,
                 "metric": metric_label(key, unit) if key else "",
                 "test": metric_value(key, model.get(key)) if key else np.nan,
                 "best baseline": metric_value(key, base.get(key)) if key and base else np.nan,
@@ -384,10 +392,10 @@ def runs_table(runs: list[Run]) -> pd.DataFrame:
                 "MAE": model.get("mae", np.nan),
                 "RMSE": model.get("rmse", np.nan),
                 "MAPE %": model.get("mape", np.nan),
-                "params": run.meta.get("parameters"),
-                "train s": run.meta.get("train_seconds"),
-                "device": run.meta.get("device", ""),
-                "created": pd.to_datetime(run.meta.get("created"), errors="coerce"),
+                "params": run.meta.parameters,
+                "train s": run.meta.train_seconds,
+                "device": run.meta.device,
+                "created": pd.to_datetime(run.meta.created, errors="coerce"),
             }
         )
     table = pd.DataFrame(rows)
@@ -408,15 +416,15 @@ def comparison_figure(table: pd.DataFrame, title: str):
 def io_summary(run: Run) -> str:
     """``96 steps × 3 features (Demand, ...) → 48 steps of Demand``, per task."""
     meta = run.meta
-    features = meta.get("features", [])
-    inputs = f"{meta.get('lookback')} steps × {len(features)} features"
+    features = meta.features
+    inputs = f"{meta.lookback} steps × {len(features)} features"
     if len(features) <= 4:
         inputs += f" ({', '.join(features)})"
-    target, task = meta.get("target", "?"), task_of(run)
-    classes = meta.get("classes") or []
+    target, task = meta.target, task_of(run)
+    classes = meta.classes or []
     outputs = {
-        "forecast": f"{meta.get('horizon')} steps of {target}",
-        "regress": f"{target}" + (f" ({meta.get('horizon')} values)" if meta.get("horizon", 1) != 1 else ""),
+        "forecast": f"{meta.horizon} steps of {target}",
+        "regress": f"{target}" + (f" ({meta.horizon} values)" if meta.horizon != 1 else ""),
         "classify": f"{target} (one of {len(classes)} classes)",
         "label": f"{target} at every step ({len(classes)} classes)",
     }.get(task, target)

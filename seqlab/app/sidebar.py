@@ -19,7 +19,8 @@ def active_job(job_id: int) -> None:
         st.rerun()  # the page and sidebar redraw once without the job
     st.markdown(f"**{job_title(job)}**")
     fraction, text = progress_text(job)
-    st.progress(fraction, text=f"{job.status} · {text}")
+    # A queued or waiting job's text starts with its status already.
+    st.progress(fraction, text=text if job.status in ("queued", "waiting") else f"{job.status} · {text}")
     queued = len(state.manager().queued()) - (job.status == "queued")
     if queued > 0:
         st.caption(f"{queued} more queued")

@@ -12,7 +12,11 @@ MANAGER_KEY = "seqlab.jobs"
 
 
 def manager() -> JobManager:
-    """This session's job manager (one running job, more queued); survives reruns and page switches."""
+    """This session's job manager (one running job, more queued); survives reruns and page switches.
+
+    Each browser session has its own manager, jobs and results; only the
+    training slots (``seqlab.training.jobs.SLOTS``) are shared by all sessions.
+    """
     if MANAGER_KEY not in st.session_state:
         st.session_state[MANAGER_KEY] = JobManager()
     return st.session_state[MANAGER_KEY]

@@ -2,7 +2,8 @@
 
 Every hyper-parameter widget is generated from a default that the library owns
 (a dataset's ``defaults``, an architecture's ``defaults``, ``ExperimentSpec``'s
-field defaults), so the app never invents its own names.
+field defaults), so the app never invents its own names; its bounds are the
+library's ranges (``seqlab.checks``) with the server's limits (``seqlab.limits``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import math
 
 import streamlit as st
 
+from seqlab.checks import RANGES, Range, option_range
 from seqlab.data import DatasetInfo, list_datasets
 from seqlab.models import Architecture, list_architectures
 from seqlab.training.spec import OPTIMIZERS, ExperimentSpec
@@ -117,8 +119,20 @@ def main_data_options(defaults: dict) -> list[str]:
     return [k for k in defaults if k not in SECONDARY_DATA_OPTIONS][:3]
 
 
-def option_input(name: str, default, key: str, choices=None):
-    """A widget typed after ``default``: select box (``choices``), toggle, integer, float or text."""
+def bounds(found: Range) -> tuple[int | float, int | float]:
+    """The range's bounds in force; a misconfigured server is an error on the page, not a traceback."""
+    try:
+        return found.bounds()
+    except ValueError as err:
+        st.error(f"The server's limits cannot be read: {err}")
+        st.stop()
+
+
+def option_input(name: str, default, key: str, choices=None, ranges: dict[str, Range] | None = None):
+    """A widget typed after ``default``: select box (``choices``), toggle, integer, float or text.
+
+    A number's bounds are the option's range (its owner's ``ranges``, else the shared one).
+    """
     text, help_text = label(name)
     common = dict(key=key, help=help_text, persist_state="session")
     if choices:
@@ -126,22 +140,23 @@ def option_input(name: str, default, key: str, choices=None):
         return st.selectbox(text, options, index=options.index(default) if default in options else 0, **common)
     if isinstance(default, bool):
         return st.toggle(text, value=default, **common)
-    if isinstance(default, int):
-        minimum = 1 if default >= 1 else 0
-        return int(st.number_input(text, min_value=minimum, value=default, step=1, **common))
-    if isinstance(default, float):
-        if name.endswith("_fraction"):
-            return float(st.number_input(text, 0.01, 0.49, value=default, step=0.01, **common))
-        if "dropout" in name:
-            return float(st.number_input(text, 0.0, 0.9, value=default, step=0.05, **common))
+    if isinstance(default, (int, float)):
+        low, high = bounds(option_range(name, ranges))
+        default = min(max(default, low), high)  # a server's limit may lie below the library's default
+        if isinstance(default, int):
+            return int(st.number_input(text, min_value=low, max_value=high, value=default, step=1, **common))
         step = 10.0 ** math.floor(math.log10(abs(default))) / 10 if default else 0.01
-        minimum = 0.0 if default >= 0 else None
-        return float(st.number_input(text, min_value=minimum, value=default, step=step, format="%g", **common))
+        return float(st.number_input(
+            text, min_value=low, max_value=high, value=default, step=step, format="%g", **common
+        ))
     return st.text_input(text, value=str(default), **common)
 
 
-def option_grid(defaults: dict, key_prefix: str, names=None, columns: int = 2, choices=None) -> dict:
-    """Widgets for ``defaults`` (or the ``names`` among them) in a grid of ``columns``."""
+def option_grid(
+    defaults: dict, key_prefix: str, names=None, columns: int = 2, choices=None,
+    ranges: dict[str, Range] | None = None,
+) -> dict:
+    """Widgets for ``defaults`` (or the ``names`` among them) in a grid of ``columns``; ``ranges``: the owner's."""
     names = [n for n in (names if names is not None else defaults) if n in defaults]
     choices = choices or {}
     values = {}
@@ -154,15 +169,18 @@ def option_grid(defaults: dict, key_prefix: str, names=None, columns: int = 2, c
         cols = st.columns(width)
         for i, name in enumerate(group):
             with cols[i % width]:
-                values[name] = option_input(name, defaults[name], key=f"{key_prefix}.{name}", choices=choices.get(name))
+                values[name] = option_input(
+                    name, defaults[name], key=f"{key_prefix}.{name}", choices=choices.get(name), ranges=ranges
+                )
     return {n: values[n] for n in names}
 
 
 def _off_or_positive(name: str, key: str, default) -> float | None:
+    """0 means off (``None``); the library's range bounds the rest, so a value below its low is refused there."""
     text, help_text = label(name)
     value = st.number_input(
-        text, min_value=0.0, value=float(default or 0.0), step=0.5, help=help_text, key=key,
-        persist_state="session",
+        text, min_value=0.0, max_value=bounds(RANGES[name])[1], value=float(default or 0.0), step=0.5,
+        help=help_text, key=key, persist_state="session",
     )
     return float(value) if value > 0 else None
 
@@ -176,11 +194,12 @@ def tbptt_inputs(key_prefix: str, lookback: int) -> list[int] | None:
     )
     if not on:
         return None
+    low, high = bounds(RANGES["tbptt"])
     c1, c2 = st.columns(2)
-    k1 = c1.number_input("k1 (steps per update)", min_value=1, value=max(lookback // 4, 1), step=1,
-                         key=f"{key_prefix}.tbptt_k1", persist_state="session")
-    k2 = c2.number_input("k2 (steps back)", min_value=1, value=max(lookback // 2, 1), step=1,
-                         key=f"{key_prefix}.tbptt_k2", persist_state="session")
+    k1 = c1.number_input("k1 (steps per update)", min_value=low, max_value=high, value=min(max(lookback // 4, 1), high),
+                         step=1, key=f"{key_prefix}.tbptt_k1", persist_state="session")
+    k2 = c2.number_input("k2 (steps back)", min_value=low, max_value=high, value=min(max(lookback // 2, 1), high),
+                         step=1, key=f"{key_prefix}.tbptt_k2", persist_state="session")
     return [int(k1), int(k2)]
 
 
@@ -199,9 +218,10 @@ def training_inputs(key_prefix: str) -> dict:
         values["seed"] = option_input("seed", d["seed"], f"{key_prefix}.seed")
     with c2:
         values["batch_size"] = option_input("batch_size", d["batch_size"], f"{key_prefix}.batch_size")
+        low, high = bounds(RANGES["learning_rate"])
         values["learning_rate"] = float(
             st.number_input(
-                label("learning_rate")[0], min_value=1e-6, max_value=1.0, value=float(d["learning_rate"]),
+                label("learning_rate")[0], min_value=low, max_value=high, value=float(d["learning_rate"]),
                 step=1e-4, format="%g", key=f"{key_prefix}.learning_rate", persist_state="session",
             )
         )

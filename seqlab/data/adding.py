@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from seqlab.checks import Range
 from seqlab.data.sample_source import Samples, register_samples
+from seqlab.limits import check_data_size
 
 
 def adding_samples(length_T: int = 50, samples: int = 3000, seed: int = 0) -> Samples:
@@ -25,6 +27,7 @@ def adding_samples(length_T: int = 50, samples: int = 3000, seed: int = 0) -> Sa
         raise ValueError(f"length_T: T must be at least 2 (an integer), got {length_T!r}.")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 10:
         raise ValueError(f"samples must be an integer >= 10, got {samples!r}.")
+    check_data_size(samples, length_T, 2, outputs=1, what="the sequences")  # before any array is made
     rng = np.random.default_rng(seed)
     half = length_T // 2
     values = rng.uniform(0.0, 1.0, (samples, length_T))
@@ -53,4 +56,5 @@ register_samples(
     generate=adding_samples,
     defaults={"length_T": 50, "samples": 3000, "seed": 0, "val_fraction": 0.1, "test_fraction": 0.1},
     scale=False,  # values already in [0, 1]; a scaled marker would become a large spike
+    ranges={"length_T": Range(2, 100_000, limit="max_sequence_length")},
 )

@@ -20,8 +20,9 @@ import string
 
 import numpy as np
 
-from seqlab.checks import check_int
+from seqlab.checks import Range, check_int
 from seqlab.data.sample_source import Samples, register_samples
+from seqlab.limits import check_data_size
 
 
 def copy_samples(length: int = 5, delay: int = 10, symbols: int = 8, samples: int = 3000, seed: int = 0) -> Samples:
@@ -31,8 +32,9 @@ def copy_samples(length: int = 5, delay: int = 10, symbols: int = 8, samples: in
     check_int("samples", samples, 10)
     if check_int("symbols", symbols, 2) > len(string.ascii_lowercase):
         raise ValueError(f"symbols must be at most {len(string.ascii_lowercase)}, got {symbols}.")
-    rng = np.random.default_rng(seed)
     steps = 2 * length + delay
+    check_data_size(samples, steps, symbols + 2, outputs=steps, what="the sequences")  # before any array is made
+    rng = np.random.default_rng(seed)
     delimiter = symbols + 1
     data = rng.integers(1, symbols + 1, (samples, length))  # symbol ids 1..K
     tokens = np.zeros((samples, steps), dtype=int)  # 0 = blank
@@ -62,4 +64,5 @@ register_samples(
         "val_fraction": 0.1, "test_fraction": 0.1,
     },
     scale=False,  # one-hot inputs
+    ranges={"length": Range(1, 1000), "delay": Range(1, 10_000), "symbols": Range(2, len(string.ascii_lowercase))},
 )

@@ -28,8 +28,10 @@ def register_forecast(
     units: dict[str, str],
     seasons: dict[str, int],
     defaults: dict,
+    ranges: dict | None = None,
 ) -> DatasetInfo:
-    """``defaults`` holds the windowing options plus any keyword of ``frame``."""
+    """``defaults`` holds the windowing options plus any keyword of ``frame``;
+    ``ranges`` the bounds of those keywords (``seqlab.checks.Range``)."""
     frame_keys = [k for k in defaults if k not in FORECAST_OPTIONS]
 
     def load(**options) -> "SequenceData":  # noqa: F821 (string annotation)
@@ -57,5 +59,6 @@ def register_forecast(
             load=load,
             defaults=defaults,
             units=units,
+            ranges=ranges or {},
         )
     )

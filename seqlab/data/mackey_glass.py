@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from seqlab.checks import Range
 from seqlab.data.forecast_source import register_forecast
 
 
@@ -76,4 +77,6 @@ register_forecast(
         "tau": 17,
         "seed": 0,
     },
+    # The integration is a Python loop of 10 steps per sample: 100,000 samples take about a second.
+    ranges={"length": Range(10, 100_000), "tau": Range(1, 1000)},
 )

@@ -12,12 +12,21 @@ from typing import Callable
 
 import pandas as pd
 
-from seqlab.checks import resolve_against_defaults
+from seqlab.checks import Range, bounds_table, resolve_against_defaults, shown
 from seqlab.data.sequence_data import TASKS, SequenceData
 
 
 @dataclass(frozen=True)
 class DatasetInfo:
+    """A registered dataset.
+
+    Attributes:
+        defaults: every option with its default value.
+        ranges: bounds of this dataset's own numeric options; shared names
+            (lookback, horizon, stride, fractions, seed, samples) take
+            ``seqlab.checks.RANGES``.
+    """
+
     name: str
     title: str
     task: str
@@ -28,6 +37,7 @@ class DatasetInfo:
     load: Callable[..., SequenceData]
     defaults: dict = field(default_factory=dict)
     units: dict = field(default_factory=dict)
+    ranges: dict[str, Range] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return {
@@ -38,6 +48,7 @@ class DatasetInfo:
             "source": self.source,
             "licence": self.licence,
             "options": dict(self.defaults),
+            "ranges": bounds_table(self.defaults, self.ranges),
         }
 
 
@@ -58,17 +69,15 @@ def list_datasets(task: str | None = None) -> list[DatasetInfo]:
 
 
 def get_dataset(name: str) -> DatasetInfo:
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise ValueError(
-            f"Unknown dataset {name!r}; valid datasets: {', '.join(sorted(_REGISTRY))}."
-        ) from None
+    if not isinstance(name, str) or name not in _REGISTRY:
+        raise ValueError(f"Unknown dataset {shown(name)}; valid datasets: {', '.join(sorted(_REGISTRY))}.")
+    return _REGISTRY[name]
 
 
 def resolve_options(name: str, options: dict | None) -> dict:
-    """The dataset's defaults overridden by ``options``, unknown keys and wrong types refused."""
-    return resolve_against_defaults(f"dataset {name!r}", get_dataset(name).defaults, options)
+    """The dataset's defaults overridden by ``options``; unknown keys, wrong types and out-of-range numbers refused."""
+    info = get_dataset(name)
+    return resolve_against_defaults(f"dataset {name!r}", info.defaults, options, info.ranges)
 
 
 def load_dataset(name: str, **options) -> SequenceData:

@@ -95,8 +95,10 @@ def register_samples(
     defaults: dict,
     scale: bool,
     units: dict[str, str] | None = None,
+    ranges: dict | None = None,
 ) -> DatasetInfo:
-    """``defaults`` holds the split fractions plus every keyword of ``generate``.
+    """``defaults`` holds the split fractions plus every keyword of ``generate``;
+    ``ranges`` the bounds of those keywords (``seqlab.checks.Range``).
 
     ``scale``: fit a per-feature scaler on the training samples (inside the
     model), or leave inputs as they are (already in a unit range).
@@ -123,5 +125,6 @@ def register_samples(
             load=load,
             defaults=defaults,
             units=units,
+            ranges=ranges or {},
         )
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from seqlab.checks import Range
 from seqlab.data.forecast_source import register_forecast
 
 
@@ -47,4 +48,5 @@ register_forecast(
         "noise": 0.1,
         "seed": 0,
     },
+    ranges={"length": Range(10, 1_000_000), "period": Range(2, 100_000), "noise": Range(0.0, 100.0)},
 )

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from seqlab.data.sequence_data import Scaler, SequenceData, Split
+from seqlab.limits import check_data_size
 
 
 def split_points(n: int, val_fraction: float, test_fraction: float) -> tuple[int, int]:
@@ -16,6 +17,11 @@ def split_points(n: int, val_fraction: float, test_fraction: float) -> tuple[int
     test_start = int(round(n * (1.0 - test_fraction)))
     val_start = int(round(n * (1.0 - test_fraction - val_fraction)))
     return val_start, test_start
+
+
+def window_origins(lookback: int, first_origin: int, last_origin: int, stride: int) -> tuple[int, int, int]:
+    """``(start, stop, step)`` of the window origins in ``[first_origin, last_origin]``."""
+    return max(first_origin, lookback), last_origin + 1, stride
 
 
 def make_windows(
@@ -32,7 +38,7 @@ def make_windows(
     ``x[i] = values[o - T : o]`` and ``y[i] = target[o : o + H]`` for origin ``o``.
     Inputs may reach back into the previous split; targets never leave their own.
     """
-    origins = np.arange(max(first_origin, lookback), last_origin + 1, stride)
+    origins = np.arange(*window_origins(lookback, first_origin, last_origin, stride))
     # (N, T) index grid -> (N, T, F) windows without a Python loop over windows.
     x = values[origins[:, None] + np.arange(-lookback, 0)[None, :]]
     y = target[origins[:, None] + np.arange(horizon)[None, :]]
@@ -77,11 +83,18 @@ def window_forecast_frame(
             f"lookback + horizon = {lookback + horizon} steps is longer than the shortest split "
             f"({shortest} of {n} rows); choose a shorter lookback or horizon."
         )
+    if stride > shortest:
+        raise ValueError(
+            f"stride = {stride} steps is longer than the shortest split ({shortest} of {n} rows): a split "
+            f"would hold a single window; choose a stride below {shortest}."
+        )
+    bounds = {"train": (0, val_start - horizon), "val": (val_start, test_start - horizon),
+              "test": (test_start, n - horizon)}
+    count = sum(len(range(*window_origins(lookback, a, b, stride))) for a, b in bounds.values())
+    check_data_size(count, lookback, len(features), outputs=horizon)  # before the windows are cut
     target_values = values[:, 0]
     splits = {
-        "train": make_windows(values, target_values, lookback, horizon, 0, val_start - horizon, stride),
-        "val": make_windows(values, target_values, lookback, horizon, val_start, test_start - horizon, stride),
-        "test": make_windows(values, target_values, lookback, horizon, test_start, n - horizon, stride),
+        name: make_windows(values, target_values, lookback, horizon, a, b, stride) for name, (a, b) in bounds.items()
     }
     return SequenceData(
         name=name,

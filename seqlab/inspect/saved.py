@@ -2,52 +2,41 @@
 
 Loading a model builds every layer and reads its weights; listing the runs
 that can be inspected only needs the layer classes named in ``config.json``.
+Those are resolved as ``seqlab.keras_file`` does before any load: Keras's
+own classes and seqlab's registered ones, nothing imported.
 """
 
 from __future__ import annotations
 
-import importlib
-import json
 import os
-import zipfile
 
 import keras
 
-import seqlab.layers  # noqa: F401  registers seqlab's layers, so their names resolve
+from seqlab.keras_file import check_config, read_config, resolve
 
 
-def _layer_class(entry: dict):
-    registered = entry.get("registered_name")
-    if registered:
-        cls = keras.saving.get_registered_object(registered)
-        if cls is not None:
-            return cls
-    module, name = entry.get("module"), entry.get("class_name")
-    # Only Keras's and seqlab's own modules: a config file never makes us import anything else.
-    if not module or not name or module.split(".")[0] not in ("keras", "seqlab"):
-        return None
-    try:
-        return getattr(importlib.import_module(module), name, None)
-    except ImportError:
-        return None
+def _config(entry: dict) -> dict:
+    config = entry.get("config")
+    return config if isinstance(config, dict) else {}
 
 
 def _recurrent(entry: dict) -> bool:
-    cls = _layer_class(entry)
-    if cls is None or not isinstance(cls, type):
+    cls = resolve(entry)
+    if not isinstance(cls, type):
         return False
     if issubclass(cls, keras.layers.Bidirectional):
-        inner = entry.get("config", {}).get("layer")
+        inner = _config(entry).get("layer")
         return isinstance(inner, dict) and _recurrent(inner)
     return issubclass(cls, keras.layers.RNN)
 
 
 def _walk(entry: dict, found: list[str]) -> None:
-    config = entry.get("config", {})
+    config = _config(entry)
     if _recurrent(entry):
-        found.append(config.get("name", entry.get("class_name", "?")))
+        found.append(str(config.get("name", entry.get("class_name", "?"))))
         return
-    for child in config.get("layers", []) if isinstance(config, dict) else []:
+    layers = config.get("layers", [])
+    for child in layers if isinstance(layers, list) else []:
         if isinstance(child, dict):
             _walk(child, found)
 
@@ -56,13 +45,11 @@ def saved_recurrent_layers(path: str | os.PathLike) -> list[str]:
     """Names of the recurrent layers (``RNN`` subclasses, ``Bidirectional`` around one) in a ``.keras`` file.
 
     Returns an empty list for a model without one; raises ``ValueError`` for a
-    file that is not a readable ``.keras`` archive.
+    file that is not a readable ``.keras`` archive or whose config names a
+    class that seqlab does not load (see ``seqlab.keras_file``).
     """
-    try:
-        with zipfile.ZipFile(path) as archive:
-            config = json.loads(archive.read("config.json"))
-    except (OSError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as err:
-        raise ValueError(f"Cannot read the model config of {os.fspath(path)!r}: {err}") from None
+    config = read_config(path)
+    check_config(config)
     found: list[str] = []
     _walk(config, found)
     return found

@@ -7,10 +7,10 @@ from seqlab.models.registry import (
     list_architectures,
     resolve_model_options,
 )
-from seqlab.models.task_model import TaskModel, build_task_model
 
-# Importing the modules registers their architectures.
+# Importing the modules registers their architectures (without importing Keras).
 from seqlab.models import recurrent, mlp, esn  # noqa: E402,F401  isort: skip  (lecture order)
+
 
 __all__ = [
     "Architecture",
@@ -21,3 +21,13 @@ __all__ = [
     "list_architectures",
     "resolve_model_options",
 ]
+
+
+def __getattr__(name: str):
+    # TaskModel is a keras.Model: import it (and TensorFlow) only when it is asked for,
+    # so that listing the architectures stays fast.
+    if name in ("TaskModel", "build_task_model"):
+        from seqlab.models import task_model
+
+        return getattr(task_model, name)
+    raise AttributeError(f"module 'seqlab.models' has no attribute {name!r}")

@@ -11,24 +11,31 @@ over the states Z of all training windows and the readout's targets Y
 (the bias c is not penalised). The lookback T is the washout: a window must be
 long enough for z_T to forget the zero start (spectral radius and leak rate
 decide how long that is).
+
+Keras and the layers are imported inside the builder and the fit, so registering
+the architecture does not import TensorFlow.
 """
 
 from __future__ import annotations
 
-import keras
+from typing import TYPE_CHECKING
 
-from seqlab.checks import check_non_negative
+from seqlab.checks import Range, check_non_negative
 from seqlab.data.sequence_data import SequenceData
-from seqlab.layers.recurrent import ESN, ridge_fit
 from seqlab.models.registry import Architecture, register_architecture
-from seqlab.models.task_model import EVAL_BATCH_SIZE, build_task_model
 from seqlab.tasks import get_task
+
+if TYPE_CHECKING:
+    import keras
 
 
 def build_esn(
     data: SequenceData, units: int, spectral_radius: float, leak_rate: float, input_scaling: float,
     connectivity: float, ridge: float,
 ) -> keras.Model:
+    from seqlab.layers.recurrent import ESN
+    from seqlab.models.task_model import build_task_model
+
     check_non_negative("ridge", ridge)  # used by fit_readout; refused here, before any training
 
     def body(x, sequences):
@@ -43,6 +50,11 @@ def build_esn(
 
 def fit_readout(model: keras.Model, data: SequenceData, spec, callbacks: list) -> None:
     """Closed-form fit: one "epoch" of one "batch", so the live view shows it like any run."""
+    import keras
+
+    from seqlab.layers.recurrent import ridge_fit
+    from seqlab.models.task_model import EVAL_BATCH_SIZE
+
     task = get_task(data.task)
     readout = model.get_layer(task.readout)
     train, val = data.splits["train"], data.splits["val"]
@@ -76,6 +88,11 @@ register_architecture(
         defaults={
             "units": 200, "spectral_radius": 0.9, "leak_rate": 0.3, "input_scaling": 1.0,
             "connectivity": 0.1, "ridge": 1e-6,
+        },
+        ranges={
+            # The reservoir's spectral radius is found by an eigen-decomposition, cubic in units.
+            "units": Range(1, 2000), "spectral_radius": Range(0.01, 10.0), "leak_rate": Range(0.01, 1.0),
+            "input_scaling": Range(0.001, 100.0), "connectivity": Range(0.01, 1.0), "ridge": Range(0.0, 1e6),
         },
         fit=fit_readout,
     )

@@ -1,16 +1,25 @@
-"""The windowed MLP: a feed-forward net on the whole flattened window (NARX / TDNN style)."""
+"""The windowed MLP: a feed-forward net on the whole flattened window (NARX / TDNN style).
+
+Keras is imported inside the builder, so registering the architecture does not import TensorFlow.
+"""
 
 from __future__ import annotations
 
-import keras
+from typing import TYPE_CHECKING
 
-from seqlab.data.sequence_data import SequenceData
 from seqlab.checks import check_dropout, check_positive_int
+from seqlab.data.sequence_data import SequenceData
 from seqlab.models.registry import Architecture, register_architecture
-from seqlab.models.task_model import build_task_model
+
+if TYPE_CHECKING:
+    import keras
 
 
 def build_mlp(data: SequenceData, units: int, layers: int, dropout: float) -> keras.Model:
+    import keras
+
+    from seqlab.models.task_model import build_task_model
+
     units = check_positive_int("units", units)
     layers = check_positive_int("layers", layers)
     dropout = check_dropout(dropout)

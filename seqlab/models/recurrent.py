@@ -5,21 +5,27 @@ all but the last return sequences, the last returns its final state h_T (or
 every h_t for a labelling task), on which the task's head sits. With
 ``bidirectional``, every layer runs forwards and backwards and the notes'
 z_t = [z_t^f ; z_t^b] is formed by ``merge_mode`` (concat, or sum, mul, ave).
+
+Keras and the layers are imported inside the builders: registering (and
+listing, ``python -m seqlab models``) must not import TensorFlow.
 """
 
 from __future__ import annotations
 
-import keras
+from typing import TYPE_CHECKING
 
-from seqlab.data.sequence_data import SequenceData
-from seqlab.layers.recurrent import GRU, LSTM, SimpleRNN
-from seqlab.layers.recurrent.lstm import VARIANTS
 from seqlab.checks import check_bool, check_dropout, check_positive_int
+from seqlab.data.sequence_data import SequenceData
 from seqlab.models.registry import Architecture, register_architecture
-from seqlab.models.task_model import build_task_model
+
+if TYPE_CHECKING:
+    import keras
 
 TASKS = ("forecast", "regress", "classify", "label")
 MERGE_MODES = ("concat", "sum", "mul", "ave")
+# The names of seqlab.layers.recurrent.lstm.VARIANTS, the notes' build-up of the LSTM, written out
+# so that listing needs no Keras (tests/test_cli_listing.py checks that both agree).
+LSTM_VARIANTS = ("gates_only", "feedback", "no_forget_gate", "full")
 DEFAULTS = {"units": 64, "layers": 1, "dropout": 0.0, "bidirectional": False, "merge_mode": "concat"}
 
 
@@ -27,6 +33,10 @@ def build_recurrent(
     data: SequenceData, layer_cls, name: str, units: int, layers: int, dropout: float,
     bidirectional: bool, merge_mode: str, **layer_options,
 ) -> keras.Model:
+    import keras
+
+    from seqlab.models.task_model import build_task_model
+
     units = check_positive_int("units", units)
     layers = check_positive_int("layers", layers)
     dropout = check_dropout(dropout)
@@ -49,6 +59,8 @@ def build_recurrent(
 
 def build_simple_rnn(data: SequenceData, activation: str, identity_init: bool, **options) -> keras.Model:
     # IRNN (Le et al. 2015): ReLU units with B = I start as a memory that neither vanishes nor explodes.
+    from seqlab.layers.recurrent import SimpleRNN
+
     initializer = "identity" if check_bool("identity_init", identity_init) else "orthogonal"
     return build_recurrent(
         data, SimpleRNN, "simple_rnn", activation=activation, recurrent_initializer=initializer, **options
@@ -56,10 +68,14 @@ def build_simple_rnn(data: SequenceData, activation: str, identity_init: bool, *
 
 
 def build_lstm(data: SequenceData, variant: str, **options) -> keras.Model:
+    from seqlab.layers.recurrent import LSTM
+
     return build_recurrent(data, LSTM, "lstm", variant=variant, **options)
 
 
 def build_gru(data: SequenceData, reset_after: bool, **options) -> keras.Model:
+    from seqlab.layers.recurrent import GRU
+
     return build_recurrent(data, GRU, "gru", reset_after=check_bool("reset_after", reset_after), **options)
 
 
@@ -90,7 +106,7 @@ register_architecture(
         ),
         build=build_lstm,
         defaults={**DEFAULTS, "variant": "full"},
-        choices={"variant": tuple(VARIANTS), "merge_mode": MERGE_MODES},
+        choices={"variant": LSTM_VARIANTS, "merge_mode": MERGE_MODES},
     )
 )
 register_architecture(

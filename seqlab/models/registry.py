@@ -13,12 +13,13 @@ network's closed-form ridge readout, declares its own ``fit``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-import keras
-
-from seqlab.checks import resolve_against_defaults
+from seqlab.checks import Range, bounds_table, resolve_against_defaults, shown
 from seqlab.data.sequence_data import TASKS, SequenceData
+
+if TYPE_CHECKING:
+    import keras  # the registry itself stays free of Keras: listing must not import TensorFlow
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,8 @@ class Architecture:
         build: ``(data, **options) -> keras.Model``.
         defaults: every option with its default value.
         choices: option -> its valid values, for options that name one of a few.
+        ranges: bounds of this architecture's own numeric options; shared
+            names (units, layers, dropout) take ``seqlab.checks.RANGES``.
         fit: ``(model, data, spec, callbacks) -> None`` when the model is not
             trained by gradient descent; it must drive ``callbacks`` like
             ``model.fit`` does (train/epoch/batch begin and end, with logs).
@@ -42,6 +45,7 @@ class Architecture:
     build: Callable[..., keras.Model]
     defaults: dict = field(default_factory=dict)
     choices: dict = field(default_factory=dict)
+    ranges: dict[str, Range] = field(default_factory=dict)
     fit: Callable | None = None
 
     def as_dict(self) -> dict:
@@ -53,6 +57,7 @@ class Architecture:
             "description": self.description,
             "options": dict(self.defaults),
             "choices": {k: list(v) for k, v in self.choices.items()},
+            "ranges": bounds_table(self.defaults, self.ranges),
             "fit": "closed form" if self.fit else "gradient descent",
         }
 
@@ -75,10 +80,8 @@ def list_architectures(task: str | None = None) -> list[Architecture]:
 
 
 def get_architecture(name: str, task: str | None = None) -> Architecture:
-    if name not in _REGISTRY:
-        raise ValueError(
-            f"Unknown model {name!r}; valid models: {', '.join(sorted(_REGISTRY))}."
-        )
+    if not isinstance(name, str) or name not in _REGISTRY:
+        raise ValueError(f"Unknown model {shown(name)}; valid models: {', '.join(sorted(_REGISTRY))}.")
     arch = _REGISTRY[name]
     if task is not None and task not in arch.tasks:
         fitting = ", ".join(a.name for a in list_architectures(task))
@@ -90,7 +93,7 @@ def get_architecture(name: str, task: str | None = None) -> Architecture:
 
 def resolve_model_options(name: str, options: dict | None) -> dict:
     arch = get_architecture(name)
-    resolved = resolve_against_defaults(f"model {name!r}", arch.defaults, options)
+    resolved = resolve_against_defaults(f"model {name!r}", arch.defaults, options, arch.ranges)
     for key, valid in arch.choices.items():
         if resolved[key] not in valid:
             raise ValueError(

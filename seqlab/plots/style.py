@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from seqlab.tasks.metrics import squared_unit  # noqa: F401  the unit of a squared error, shared with the CLI
+
 # One colour per role, the same in every figure.
 COLORS = {
     "series": "#1f77b4",
@@ -25,13 +27,6 @@ EXTRA_COLORS = ("#17becf", "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f")
 def axis_title(name: str, unit: str | None) -> str:
     """``"Demand (GW)"``, or just ``"y"`` when the column has no unit."""
     return f"{name} ({unit})" if unit else name
-
-
-def squared_unit(unit: str | None) -> str:
-    """The unit of a mean squared error: ``GW`` -> ``GW²``; ``""`` stays empty."""
-    if not unit:
-        return ""
-    return f"({unit})²" if ("/" in unit or " " in unit) else f"{unit}²"
 
 
 def base_layout(fig: go.Figure, title: str, height: int) -> go.Figure:

@@ -4,9 +4,10 @@ forecast (next H values of a series), regress (a sequence -> real values),
 classify (a sequence -> a class), label (a class at every step).
 """
 
-from seqlab.tasks.task import Evaluation, Task, get_task
+from seqlab.tasks.metrics import METRICS, Metric, get_metric
+from seqlab.tasks.task import Evaluation, Task, get_task, ordered_metrics
 
 # Importing the modules registers their tasks.
 from seqlab.tasks import classify, forecast, label, regress  # noqa: E402,F401  isort: skip
 
-__all__ = ["Evaluation", "Task", "get_task"]
+__all__ = ["METRICS", "Evaluation", "Metric", "Task", "get_metric", "get_task", "ordered_metrics"]

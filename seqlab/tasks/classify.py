@@ -9,17 +9,24 @@ $$ \mathrm{CE} = -\frac{1}{N} \sum_n \log p_n(y_n) $$
 
 from __future__ import annotations
 
-import keras
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from seqlab.data.sequence_data import SequenceData, Split
+from seqlab.tasks.metrics import ACCURACY, CROSS_ENTROPY
 from seqlab.tasks.task import Evaluation, Task, against_baselines, register_task
+
+if TYPE_CHECKING:
+    import keras
 
 EPSILON = 1e-7  # probabilities are clipped before the log, as Keras's cross-entropy does
 
 
 def class_head(data: SequenceData, features: keras.KerasTensor) -> keras.KerasTensor:
     """Class probabilities ``(B, C)``, or ``(B, T, C)`` on every step of a sequence."""
+    import keras
+
     return keras.layers.Dense(len(data.classes), activation="softmax", name="classes")(features)
 
 
@@ -72,5 +79,6 @@ CLASSIFY = register_task(
         metrics=("accuracy",),
         head=class_head,
         evaluate=evaluate_classification,
+        test_metrics=(ACCURACY, CROSS_ENTROPY),
     )
 )

@@ -6,15 +6,22 @@ so the model (and its SavedModel) returns forecasts in the data's units.
 
 from __future__ import annotations
 
-import keras
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from seqlab.data.sequence_data import SequenceData
 from seqlab.forecasting import baseline_forecasts, forecast_metrics
+from seqlab.tasks.metrics import MAE, MAPE, RMSE
 from seqlab.tasks.task import Evaluation, Task, against_baselines, register_task
+
+if TYPE_CHECKING:
+    import keras
 
 
 def forecast_head(data: SequenceData, features: keras.KerasTensor) -> keras.KerasTensor:
+    import keras
+
     t = data.target_index
     forecast_scaled = keras.layers.Dense(data.horizon, name="forecast")(features)  # (B, H)
     return keras.layers.Normalization(
@@ -55,5 +62,6 @@ FORECAST = register_task(
         evaluate=evaluate_forecast,
         readout="forecast",
         readout_targets=scaled_targets,
+        test_metrics=(MAE, RMSE, MAPE),
     )
 )

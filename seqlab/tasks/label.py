@@ -13,6 +13,7 @@ import numpy as np
 
 from seqlab.data.sequence_data import SequenceData
 from seqlab.tasks.classify import class_evaluation, class_frequencies, class_head
+from seqlab.tasks.metrics import ACCURACY, CROSS_ENTROPY
 from seqlab.tasks.task import Evaluation, Task, register_task
 
 
@@ -32,5 +33,6 @@ LABEL = register_task(
         metrics=("accuracy",),
         head=class_head,
         evaluate=evaluate_labelling,
+        test_metrics=(ACCURACY, CROSS_ENTROPY),
     )
 )

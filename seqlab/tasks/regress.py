@@ -6,14 +6,21 @@ problem's figure), RMSE and MAE against predicting the training mean.
 
 from __future__ import annotations
 
-import keras
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from seqlab.data.sequence_data import SequenceData
+from seqlab.tasks.metrics import MAE, MSE, RMSE
 from seqlab.tasks.task import Evaluation, Task, against_baselines, register_task
+
+if TYPE_CHECKING:
+    import keras
 
 
 def regression_head(data: SequenceData, features: keras.KerasTensor) -> keras.KerasTensor:
+    import keras
+
     return keras.layers.Dense(data.horizon, name="regression")(features)  # (B, K)
 
 
@@ -45,5 +52,6 @@ REGRESS = register_task(
         evaluate=evaluate_regression,
         readout="regression",
         readout_targets=lambda data, y: y,
+        test_metrics=(MSE, RMSE, MAE),
     )
 )

@@ -10,12 +10,15 @@ of these, so ``metrics.json`` has the shape ``{"model": {...}, "baselines":
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-import keras
 import numpy as np
 
 from seqlab.data.sequence_data import TASKS, SequenceData
+from seqlab.tasks.metrics import METRICS, Metric
+
+if TYPE_CHECKING:
+    import keras  # heads import Keras when they build: reading a task's metrics must not import TensorFlow
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,8 @@ class Task:
             that fit it in closed form (None: no linear readout).
         readout_targets: ``(data, y) -> targets`` of that ``Dense`` layer
             (what it must output for the model to output ``y``).
+        test_metrics: what ``evaluate`` reports, in the order shown, with
+            their units and direction; the first is the one the task is judged by.
     """
 
     name: str
@@ -56,6 +61,7 @@ class Task:
     evaluate: Callable[[SequenceData, np.ndarray], Evaluation]
     readout: str | None = None
     readout_targets: Callable[[SequenceData, np.ndarray], np.ndarray] | None = None
+    test_metrics: tuple[Metric, ...] = ()
 
 
 def against_baselines(metric: Callable, y_true: np.ndarray, y_pred: np.ndarray, baselines: dict) -> dict:
@@ -83,3 +89,14 @@ def get_task(name: str) -> Task:
         raise ValueError(
             f"No models can be trained for task {name!r} yet; trainable tasks: {', '.join(_REGISTRY)}."
         ) from None
+
+
+def ordered_metrics(keys, task: str | None = None) -> list[str]:
+    """``keys`` in the order ``task`` shows them (``metrics.json`` stores them sorted by name).
+
+    The task's own metrics come first, the first being its headline; others
+    (or every key, for an unknown task) follow in the order of ``METRICS``.
+    """
+    declared = [m.key for m in _REGISTRY[task].test_metrics] if task in _REGISTRY else []
+    rank = {key: i for i, key in enumerate(declared + [k for k in METRICS if k not in declared])}
+    return sorted(keys, key=lambda k: (rank.get(k, len(rank)), k))

@@ -9,11 +9,16 @@ Event types (all carry ``type``):
            elapsed
     epoch: epoch, loss, val_loss, and any other metric Keras logged, elapsed
     status: message (e.g. "computing baselines")
-    end: status ("completed" or "cancelled"), run_id, path, metrics, baselines
+    end: status ("completed", "cancelled" or "diverged"), run_id, path, metrics, baselines
+
+A loss that turns NaN or infinite stops training at that batch: the run is
+``diverged`` (too high a learning rate, exploding gradients), and still written
+(the run store writes NaN as JSON's null).
 """
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from typing import Callable
@@ -24,7 +29,7 @@ EventHandler = Callable[[dict], None]
 
 
 class EventCallback(keras.callbacks.Callback):
-    """Turns Keras callbacks into events, and a set ``cancel`` flag into a stop."""
+    """Turns Keras callbacks into events, a set ``cancel`` flag into a stop, and a non-finite loss into one."""
 
     def __init__(self, on_event: EventHandler, cancel: threading.Event | None = None, device: str = ""):
         super().__init__()
@@ -32,6 +37,7 @@ class EventCallback(keras.callbacks.Callback):
         self.cancel = cancel
         self.device = device
         self.cancelled = False
+        self.diverged = False
         self.history: dict[str, list] = {"batch": [], "epoch": []}
         self._epoch = 0
         self._global_step = 0
@@ -75,7 +81,10 @@ class EventCallback(keras.callbacks.Callback):
         if "grad_norm" in logs:
             event["grad_norm"] = float(logs["grad_norm"])
         self._emit(event)
-        if self.cancel is not None and self.cancel.is_set():
+        if not math.isfinite(mean):  # one NaN or infinite batch makes the running mean so for good
+            self.diverged = True
+            self.model.stop_training = True
+        elif self.cancel is not None and self.cancel.is_set():
             self.cancelled = True
             self.model.stop_training = True
 

@@ -7,7 +7,9 @@ The fit is ``model.fit`` on the windows, truncated BPTT on the series
 decides the loss, the metrics and the baselines (``seqlab.tasks``).
 Progress leaves only through ``on_event`` (see ``seqlab.training.events``);
 a set ``cancel`` flag stops training within one batch and the run is still
-written, marked ``cancelled``.
+written, marked ``cancelled``; a loss that turns NaN or infinite stops it too,
+and the run is marked ``diverged``. A model with more weights than the
+server's ``max_parameters`` (``seqlab.limits``) is refused before it trains.
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ import tensorflow as tf
 
 import seqlab
 from seqlab.data import SequenceData, load_dataset
+from seqlab.limits import check_parameters
 from seqlab.models import build_model, get_architecture
 from seqlab.models.task_model import EVAL_BATCH_SIZE
+from seqlab.run_meta import RunMeta
 from seqlab.runs import Run, RunStore, write_json
 from seqlab.tasks import get_task
 from seqlab.training.devices import device_name, distribution_strategy
@@ -71,6 +75,7 @@ def run_experiment(
     with distribution_strategy().scope():
         model = build_model(spec.model, data, spec.model_options)
         model.compile(optimizer=make_optimizer(spec), loss=task.loss, metrics=list(task.metrics))
+    check_parameters(model.count_params())  # before any training, and before anything is written
 
     device = device_name()
     events = EventCallback(emit, cancel, device)
@@ -87,35 +92,35 @@ def run_experiment(
     emit({"type": "status", "message": "evaluating on the test split against the baselines"})
     evaluation = task.evaluate(data, model.predict(test.x, batch_size=EVAL_BATCH_SIZE, verbose=0))
     metrics = evaluation.metrics
-    status = "cancelled" if events.cancelled else "completed"
-    meta = {
-        "task": data.task,
-        "status": status,
-        "dataset": data.name,
-        "model": spec.model,
-        "input_shape": list(data.input_shape),
-        "features": list(data.features),
-        "target": data.target,
-        "units": data.units,
-        "lookback": data.lookback,
-        "horizon": data.horizon,
-        **({"classes": list(data.classes)} if data.classes else {}),
-        "epochs_run": len(events.history["epoch"]),
-        "train_seconds": round(train_seconds, 2),
-        "parameters": int(model.count_params()),
-        "device": device,
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "versions": {
+    status = "diverged" if events.diverged else "cancelled" if events.cancelled else "completed"
+    meta = RunMeta(
+        task=data.task,
+        status=status,
+        dataset=data.name,
+        model=spec.model,
+        input_shape=list(data.input_shape),
+        features=list(data.features),
+        target=data.target,
+        units=dict(data.units),
+        lookback=data.lookback,
+        horizon=data.horizon,
+        classes=list(data.classes) or None,
+        epochs_run=len(events.history["epoch"]),
+        train_seconds=round(train_seconds, 2),
+        parameters=int(model.count_params()),
+        device=device,
+        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        versions={
             "seqlab": seqlab.__version__,
             "keras": keras.__version__,
             "tensorflow": tf.__version__,
             "python": platform.python_version(),
         },
-    }
+    )
 
     def fill(folder: Path) -> None:
         write_json(folder / "spec.json", spec.to_dict())
-        write_json(folder / "meta.json", meta)
+        write_json(folder / "meta.json", meta.to_dict())
         write_json(folder / "metrics.json", metrics)
         write_json(folder / "history.json", events.history)
         np.savez_compressed(folder / "predictions.npz", **evaluation.predictions)

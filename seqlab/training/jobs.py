@@ -1,9 +1,14 @@
 """Background jobs: training off the caller's thread, with events and Cancel.
 
-One worker thread per ``JobManager`` runs jobs one at a time; further jobs
-wait in a queue. A job's events accumulate in a list that any thread may read
-from an index (``events_since``), so a UI can redraw without consuming them.
-Cancel sets a flag the training callback checks after every batch.
+One worker thread per ``JobManager`` (one per browser session) runs its jobs
+one at a time; further jobs wait in its queue (status ``queued``). Before a job
+trains it takes one of the process-wide training slots (``SLOTS``): at most
+``max_concurrent_jobs`` jobs of all sessions train at once (``seqlab.limits``),
+the others wait their turn, first come first served (status ``waiting``, with
+their ``position`` in that queue). A job's events accumulate in a list that any
+thread may read from an index (``events_since``), so a UI can redraw without
+consuming them. Cancel sets a flag that a waiting job and the training
+callback (after every batch) both check.
 """
 
 from __future__ import annotations
@@ -16,11 +21,13 @@ from dataclasses import dataclass, field
 
 # Import the heavy modules here, in the caller's thread: a first import inside
 # the worker thread races the app's own imports (STYLE.md, measured).
+from seqlab.limits import current_limits, limit_hint
 from seqlab.runs import Run, RunStore
 from seqlab.training.experiment import run_experiment
 from seqlab.training.spec import ExperimentSpec
 
 WORKER_THREAD_NAME = "seqlab-jobs"  # the app's guard (seqlab/app/guard.py) looks for it
+DONE = ("completed", "cancelled", "diverged", "failed")
 _ids = itertools.count(1)
 
 
@@ -28,7 +35,8 @@ _ids = itertools.count(1)
 class Job:
     spec: ExperimentSpec
     job_id: int = field(default_factory=lambda: next(_ids))
-    status: str = "queued"
+    status: str = "queued"  # then waiting (for a slot), running, and one of DONE
+    position: int | None = None  # 1-based place in the process-wide queue while waiting
     error: str | None = None
     invalid: bool = False  # failed on a bad value (ValueError), not a crash
     run: Run | None = None
@@ -48,12 +56,12 @@ class Job:
             return list(self._events[index:])
 
     def cancel(self) -> None:
-        """Stop after the current batch (running) or never start (queued)."""
+        """Stop after the current batch (running) or never start (queued or waiting)."""
         self.cancel_flag.set()
 
     @property
     def done(self) -> bool:
-        return self.status in ("completed", "cancelled", "failed")
+        return self.status in DONE
 
     def progress(self) -> dict:
         """Fraction done and ETA in seconds, from the latest batch event."""
@@ -68,8 +76,54 @@ class Job:
         return {"fraction": fraction, "eta": eta, "epoch": batch["epoch"], "epochs": start["epochs"]}
 
 
+class JobSlots:
+    """At most ``max_concurrent_jobs`` jobs train at once in this process; the others wait in first-come order.
+
+    The limit is read from ``seqlab.limits`` at every turn, so a server's
+    setting applies without a restart.
+    """
+
+    POLL_SECONDS = 0.2  # how soon a waiting job notices Cancel
+
+    def __init__(self):
+        self._running = 0
+        self._waiting: list[Job] = []
+        self._changed = threading.Condition()
+
+    def acquire(self, job: Job) -> bool:
+        """Wait for a slot (``job.status`` ``waiting``); ``False`` when ``job`` was cancelled meanwhile."""
+        with self._changed:
+            self._waiting.append(job)
+            job.status = "waiting"
+            self._renumber()
+            try:
+                while not job.cancel_flag.is_set():
+                    if self._waiting[0] is job and self._running < current_limits().max_concurrent_jobs:
+                        self._running += 1
+                        return True
+                    self._changed.wait(self.POLL_SECONDS)
+                return False
+            finally:
+                self._waiting.remove(job)
+                job.position = None
+                self._renumber()
+                self._changed.notify_all()
+
+    def release(self) -> None:
+        with self._changed:
+            self._running -= 1
+            self._changed.notify_all()
+
+    def _renumber(self) -> None:
+        for place, waiting in enumerate(self._waiting, start=1):
+            waiting.position = place
+
+
+SLOTS = JobSlots()  # shared by every JobManager of this process: all browser sessions
+
+
 class JobManager:
-    """Runs submitted specs one after another in a daemon worker thread."""
+    """Runs submitted specs one after another in a daemon worker thread, each in a shared slot."""
 
     def __init__(self, store: RunStore | None = None):
         self.store = store or RunStore()
@@ -82,6 +136,13 @@ class JobManager:
         spec.resolved()  # refuse a bad spec now, in the caller, with its message
         job = Job(spec)
         with self._lock:
+            unfinished = sum(not j.done for j in self.jobs)
+            limit = current_limits().max_queued_jobs
+            if unfinished >= limit:
+                raise ValueError(
+                    f"{unfinished} jobs are already running or queued, the limit is {limit} "
+                    f"({limit_hint('max_queued_jobs')}); wait for one to finish or cancel one."
+                )
             self.jobs.append(job)
             self._queue.put(job)
             if self._worker is None:
@@ -90,8 +151,8 @@ class JobManager:
         return job
 
     def active(self) -> Job | None:
-        """The running job, else the oldest queued one, else ``None``."""
-        for status in ("running", "queued"):
+        """The running job, else the waiting one, else the oldest queued one, else ``None``."""
+        for status in ("running", "waiting", "queued"):
             for job in self.jobs:
                 if job.status == status:
                     return job
@@ -113,11 +174,13 @@ class JobManager:
             self._run(job)
 
     def _run(self, job: Job) -> None:
-        if job.cancel_flag.is_set():
-            job.status, job.finished = "cancelled", time.time()
-            return
-        job.status, job.started = "running", time.time()
+        slot = False
         try:
+            slot = not job.cancel_flag.is_set() and SLOTS.acquire(job)
+            if not slot:  # cancelled while queued or waiting: never trained
+                job.status = "cancelled"
+                return
+            job.status, job.started = "running", time.time()
             job.run = run_experiment(job.spec, job.add_event, self.store, job.cancel_flag)
             job.status = job.run.status
         except Exception as err:  # reported to the UI, never raised in a thread
@@ -126,6 +189,8 @@ class JobManager:
             job.status = "failed"
             job.add_event({"type": "error", "message": job.error})
         finally:
+            if slot:
+                SLOTS.release()
             job.finished = time.time()
 
     def wait(self, job: Job, timeout: float | None = None) -> Job:

@@ -10,11 +10,12 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 
-from seqlab.checks import check_int
+from seqlab.checks import RANGES, shown
 from seqlab.data.registry import get_dataset, resolve_options
 from seqlab.models.registry import get_architecture, resolve_model_options
 
 OPTIMIZERS = ("adam", "adamw", "rmsprop", "sgd")  # Keras's own names (keras.optimizers.get)
+OPTIONAL = ("clip_norm", "clip_value")  # None: off
 
 
 @dataclass(frozen=True)
@@ -57,23 +58,37 @@ class ExperimentSpec:
     def task(self) -> str:
         return get_dataset(self.dataset).task
 
+    def _check_structure(self) -> None:
+        """Names are text and options are mappings: anything else, e.g. a list from JSON, is refused."""
+        for name in ("dataset", "model", "optimizer"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"{name} must be a name (text), got {shown(getattr(self, name))}.")
+        for name in ("data_options", "model_options"):
+            value = getattr(self, name)
+            if not isinstance(value, dict) or not all(isinstance(key, str) for key in value):
+                raise ValueError(f"{name} must be a mapping of option names to values, got {shown(value)}.")
+
+    def _number(self, name: str, integer: bool):
+        """Field ``name`` checked against its range in ``seqlab.checks.RANGES`` (``None`` stays ``None``
+        for the optional clip fields)."""
+        value = getattr(self, name)
+        if value is None and name in OPTIONAL:
+            return None
+        if integer and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ValueError(f"{name} must be an integer, got {shown(value)}.")
+        value = RANGES[name].check(name, value)
+        return value if integer else float(value)  # Keras's optimizers refuse an integer rate
+
     def resolved(self) -> "ExperimentSpec":
         """Check every field and fill the dataset's and model's defaults."""
-        check_int("epochs", self.epochs, minimum=1)
-        check_int("batch_size", self.batch_size, minimum=1)
-        check_int("early_stopping", self.early_stopping, minimum=0)
-        check_int("seed", self.seed, minimum=0)
+        self._check_structure()
+        for name in ("epochs", "batch_size", "early_stopping", "seed"):
+            self._number(name, integer=True)
+        rates = {name: self._number(name, integer=False) for name in ("learning_rate", "clip_norm", "clip_value")}
         if self.optimizer not in OPTIMIZERS:
             raise ValueError(
                 f"Unknown optimizer {self.optimizer!r}; valid optimizers: {', '.join(OPTIMIZERS)}."
             )
-        if isinstance(self.learning_rate, bool) or not isinstance(self.learning_rate, (int, float)) \
-                or not self.learning_rate > 0:
-            raise ValueError(f"learning_rate must be > 0, got {self.learning_rate!r}.")
-        for name in ("clip_norm", "clip_value"):
-            value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0):
-                raise ValueError(f"{name} must be > 0 or None, got {value!r}.")
         if self.clip_norm is not None and self.clip_value is not None:
             raise ValueError("Set clip_norm or clip_value, not both: Keras optimizers clip one way.")
         arch = get_architecture(self.model, self.task)  # unknown or unfit model: clear message
@@ -82,6 +97,7 @@ class ExperimentSpec:
             data_options=resolve_options(self.dataset, self.data_options),
             model_options=resolve_model_options(self.model, self.model_options),
             tbptt=self._resolved_tbptt(arch),
+            **rates,
         )
 
     def _resolved_tbptt(self, arch) -> list[int] | None:
@@ -92,7 +108,9 @@ class ExperimentSpec:
             not isinstance(pair, (list, tuple)) or len(pair) != 2
             or any(isinstance(k, bool) or not isinstance(k, int) or k < 1 for k in pair)
         ):
-            raise ValueError(f"tbptt must be [k1, k2] with two integers >= 1, or None; got {pair!r}.")
+            raise ValueError(f"tbptt must be [k1, k2] with two integers >= 1, or None; got {shown(pair)}.")
+        for name, k in zip(("k1", "k2"), pair):
+            RANGES["tbptt"].check(f"tbptt {name}", k)
         if self.task != "forecast":
             raise ValueError(
                 f"tbptt trains on one long series: forecast datasets only; {self.dataset!r} is a {self.task} dataset."
@@ -110,11 +128,16 @@ class ExperimentSpec:
         ``--set key=value``) are parsed as JSON when they can be (``3``, ``0.5``,
         ``null``, ``true``), else kept as strings.
         """
+        self._check_structure()
+        if not isinstance(overrides, dict):
+            raise ValueError(f"Overrides must be a mapping of setting names to values, got {shown(overrides)}.")
         fields = {f.name for f in dataclasses.fields(self)} - {"data_options", "model_options"}
         data_keys = set(get_dataset(self.dataset).defaults)
         model_keys = set(get_architecture(self.model).defaults)
         top, data, model = {}, dict(self.data_options), dict(self.model_options)
         for key, value in overrides.items():
+            if not isinstance(key, str):
+                raise ValueError(f"A setting's name must be text, got {shown(key)}.")
             value = parse_value(value)
             group, _, name = key.rpartition(".")
             if group == "data" and name in data_keys:
@@ -143,7 +166,12 @@ class ExperimentSpec:
 
     @classmethod
     def from_dict(cls, values: dict) -> "ExperimentSpec":
+        if not isinstance(values, dict) or not all(isinstance(key, str) for key in values):
+            raise ValueError(f"A spec must be a JSON object of fields, got {shown(values)}.")
         known = {f.name for f in dataclasses.fields(cls)}
+        missing = sorted({"dataset", "model"} - set(values))
+        if missing:
+            raise ValueError(f"The spec lacks {', '.join(missing)}; give the dataset and the model by name.")
         unknown = sorted(set(values) - known)
         if unknown:
             raise ValueError(f"Unknown spec field(s) {unknown}; valid fields: {', '.join(sorted(known))}.")
@@ -155,7 +183,7 @@ def parse_value(value):
         return value
     try:
         return json.loads(value)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, an integer of thousands of digits, or nested too deep
         return value
 
 

@@ -1,3 +1,4 @@
+from tests.app.broken_runs import add_broken_runs
 from tests.app.conftest import texts
 
 
@@ -17,3 +18,11 @@ def test_sidebar_shows_the_device_and_no_job(open_page):
     sidebar = texts(at.sidebar.markdown)
     assert "CPU" in sidebar or "GPU" in sidebar
     assert "None running." in sidebar
+
+
+def test_broken_runs_are_a_warning_not_a_crash(open_page, runs_dir, trained_run):
+    names = add_broken_runs(runs_dir, trained_run)
+    at = open_page()
+    assert not at.exception
+    assert f"{len(names)} folder(s) in the run store are not readable runs" in texts(at.warning)
+    assert next(m for m in at.metric if m.label == "Saved runs").value == "0"

@@ -6,7 +6,9 @@ import shutil
 
 import pytest
 
+from tests.app.broken_runs import add_broken_runs
 from tests.app.conftest import texts
+from tests.test_keras_file import rewrite_config
 
 PAGE = "pages/inspect.py"
 
@@ -93,6 +95,45 @@ def test_a_corrupt_model_file_is_named_not_mistaken_for_a_feed_forward_model(ope
     (runs_dir / tiny_runs["lstm"].run_id / "model.keras").write_bytes(b"not a zip archive")
     at = open_page(PAGE)
     assert not at.exception and not at.error
-    assert f"Run `{tiny_runs['lstm'].run_id}` cannot be inspected" in texts(at.warning)
+    assert f"not readable runs ({tiny_runs['lstm'].run_id})" in texts(at.warning)
     assert "has a recurrent layer" not in texts(at.markdown)
     assert not at.get("plotly_chart")
+
+
+def test_a_model_config_naming_another_module_is_not_inspected(open_page, runs_dir, tiny_runs):
+    copy_runs(runs_dir, tiny_runs["lstm"])
+    folder = runs_dir / tiny_runs["lstm"].run_id
+    (folder / "manifest.json").unlink()  # as a run from before manifests: only the config check stands
+    rewrite_config(tiny_runs["lstm"].keras_path, folder / "model.keras",
+                   lambda config: {**config, "module": "imaplib", "class_name": "IMAP4", "registered_name": None})
+    at = open_page(PAGE)
+    assert not at.exception and not at.error
+    warning = texts(at.warning)
+    assert f"Run `{tiny_runs['lstm'].run_id}` cannot be inspected" in warning and "'imaplib'" in warning
+    assert not at.get("plotly_chart")
+
+
+def test_broken_runs_are_a_warning_and_good_runs_still_inspect(open_page, runs_dir, tiny_runs):
+    copy_runs(runs_dir, tiny_runs["lstm"])
+    names = add_broken_runs(runs_dir, tiny_runs["lstm"])
+    at = open_page(PAGE)
+    assert not at.exception and not at.error
+    assert all(name in texts(at.warning) for name in names)
+    assert len(at.selectbox(key="inspect.run").options) == 1
+    assert at.get("plotly_chart")
+
+
+def test_a_run_deleted_on_models_is_gone_from_inspect(open_page, runs_dir, tiny_runs):
+    copy_runs(runs_dir, tiny_runs["lstm"], tiny_runs["mlp"])
+    lstm = tiny_runs["lstm"].run_id
+    at = open_page(PAGE)
+    assert at.selectbox(key="inspect.run").value == lstm
+    at.switch_page("pages/models.py").run()
+    at.selectbox(key="models.run").set_value(lstm).run()
+    at.button(key=f"models.delete.{lstm}").click().run()
+    at.button(key=f"models.delete_yes.{lstm}").click().run()
+    assert not at.exception and not (runs_dir / lstm).exists()
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.error
+    assert "No recurrent run to inspect" in texts(at.markdown)
+    assert lstm not in texts(at.markdown) + texts(at.warning) and not at.get("plotly_chart")

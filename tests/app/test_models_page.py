@@ -4,6 +4,7 @@ import shutil
 
 import pytest
 
+from tests.app.broken_runs import add_broken_runs
 from tests.app.conftest import texts
 
 
@@ -56,3 +57,34 @@ def test_delete_asks_first(open_page, runs_dir, with_run):
     assert not at.exception
     assert not (runs_dir / with_run).exists()
     assert "No trained runs yet" in texts(at.markdown)
+
+
+def test_broken_runs_are_listed_with_the_reason_and_can_be_deleted(open_page, runs_dir, with_run, trained_run):
+    names = add_broken_runs(runs_dir, trained_run)
+    at = open_page("pages/models.py")
+    assert not at.exception
+    warnings = texts(at.warning)
+    assert "meta.json must hold a JSON object" in warnings
+    assert "model.keras was changed" in warnings and "saved_model.pb was changed" in warnings
+    assert len(at.selectbox(key="models.run").options) == 1
+    for name in names:
+        at.button(key=f"models.delete.{name}").click().run()
+        assert "cannot be undone" in texts(at.warning)
+        at.button(key=f"models.delete_yes.{name}").click().run()
+        assert not at.exception and not at.error
+        assert not (runs_dir / name).exists() and name not in texts(at.warning)
+    assert [p.name for p in runs_dir.iterdir()] == [with_run]
+    assert at.selectbox(key="models.run").value == with_run
+
+
+def test_an_untrusted_savedmodel_asks_before_loading(open_page, runs_dir, with_run, monkeypatch, tmp_path):
+    monkeypatch.setenv("SEQLAB_HOME", str(tmp_path / "another-user"))  # the run was signed with another key
+    at = open_page("pages/models.py")
+    at.button(key=f"models.serve.{with_run}.go").click().run()
+    assert not at.exception and not at.error
+    assert "SavedModel is code" in texts(at.warning) and "not signed with this user's key" in texts(at.warning)
+    assert not any(m.label.startswith("Largest gap") for m in at.metric)  # nothing loaded
+    at.button(key=f"models.serve.{with_run}.trust").click().run()
+    assert not at.exception and not at.error
+    gap = next(m for m in at.metric if m.label.startswith("Largest gap"))
+    assert float(gap.value.split()[0]) < 1e-4

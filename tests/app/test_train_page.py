@@ -1,5 +1,8 @@
 """Train page: a tiny job end to end, Cancel, a page switch during training, a bad setting."""
 
+from seqlab.checks import RANGES, option_range
+from seqlab.data import list_datasets
+from seqlab.models import list_architectures
 from tests.app.conftest import all_done, jobs, run_until, texts
 
 
@@ -46,7 +49,7 @@ def test_cancel_stops_a_running_job(open_page):
     at.button(key=f"live.cancel.{job.job_id}").click().run()
     run_until(at, all_done)
     assert job.status == "cancelled"
-    assert job.run is not None and job.run.meta["epochs_run"] < 200
+    assert job.run is not None and job.run.meta.epochs_run < 200
     at.run()
     assert not at.exception
     assert "Cancelled after" in texts(at.warning)
@@ -54,7 +57,7 @@ def test_cancel_stops_a_running_job(open_page):
 
 def test_bad_setting_is_an_error_not_a_traceback(open_page):
     at = _choose(open_page("pages/train.py"))
-    at.number_input(key="train.data.sine.lookback").set_value(5000).run()
+    at.number_input(key="train.data.sine.lookback").set_value(1500).run()  # within bounds, longer than a split
     assert not at.exception
     assert "cannot be trained" in texts(at.error)
     assert at.button(key="train.submit").disabled
@@ -82,3 +85,116 @@ def test_the_lecture_example_opens_the_page(open_page):
     assert at.selectbox(key="train.dataset").value == "energy"
     assert at.selectbox(key="train.model.forecast").value == "lstm"
     assert at.selectbox(key="train.model.forecast").options[0].startswith("Elman RNN")  # lecture order
+
+
+def _expected_bounds(key: str, info, arch) -> tuple:
+    """The library's bounds for the widget with this key."""
+    name = key.rsplit(".", 1)[1]
+    if key.startswith(f"train.data.{info.name}."):
+        return option_range(name, info.ranges).bounds()
+    if key.startswith(f"train.arch.{arch.name}."):
+        return option_range(name, arch.ranges).bounds()
+    if name in ("clip_norm", "clip_value"):
+        return 0.0, RANGES[name].bounds()[1]  # 0 = off
+    return RANGES["tbptt" if name.startswith("tbptt_") else name].bounds()
+
+
+def test_every_number_input_has_the_library_bounds(open_page, monkeypatch):
+    monkeypatch.setenv("SEQLAB_MAX_EPOCHS", "30")
+    monkeypatch.setenv("SEQLAB_MAX_SEQUENCE_LENGTH", "100")
+    at = open_page("pages/train.py")
+    at.toggle(key="train.fit.tbptt").set_value(True).run()
+    seen = {}
+    for info in list_datasets():
+        at.selectbox(key="train.dataset").set_value(info.name).run()
+        for arch in list_architectures(info.task):
+            at.selectbox(key=f"train.model.{info.task}").set_value(arch.name).run()
+            assert not at.exception
+            for widget in at.number_input:
+                assert (widget.min, widget.max) == _expected_bounds(widget.key, info, arch), widget.key
+                seen[widget.key.rsplit(".", 1)[1]] = widget.max
+    assert seen["epochs"] == 30 and seen["lookback"] == 100 and seen["length_T"] == 100  # the server's limits
+    assert seen["tbptt_k2"] == 100 and seen["units"] in (1024, 2000) and seen["spectral_radius"] == 10.0
+    assert {"batch_size", "learning_rate", "clip_norm", "seed", "stride", "samples", "dropout", "ridge"} <= set(seen)
+
+
+TRAIN = "pages/train.py"
+
+
+def _home(at):
+    """The Home page with the sidebar (AppTest's switch_page runs a page without the entry script's sidebar)."""
+    return at.switch_page("streamlit_app.py").run()
+
+
+def test_two_sessions_keep_their_own_jobs_and_share_the_slots(open_page, monkeypatch):
+    monkeypatch.setenv("SEQLAB_MAX_JOBS", "1")
+    alice = _choose(open_page("pages/train.py"), epochs=200)
+    bob = _choose(open_page("pages/train.py"), model="lstm", epochs=1)
+    alice.button(key="train.submit").click().run()
+    first = jobs(alice)[0]
+    run_until(alice, lambda _: any(e["type"] == "batch" for e in first.events_since(0)))
+
+    # Bob's job waits for the one training slot, visibly, and can leave the queue.
+    bob.button(key="train.submit").click().run()
+    waiting = jobs(bob)[0]
+    run_until(bob, lambda _: waiting.position == 1)
+    bar = "waiting for a free training slot: number 1 in line"
+    assert bar in "".join(p.text for p in _home(bob).sidebar.get("progress"))
+    bob.switch_page(TRAIN).run()
+    assert bar in "".join(p.text for p in bob.main.get("progress"))
+    assert bob.button(key=f"live.cancel.{waiting.job_id}").label == "Cancel waiting"
+    bob.button(key=f"live.cancel.{waiting.job_id}").click().run()
+    run_until(bob, all_done)
+    assert waiting.status == "cancelled" and waiting.run is None
+    assert "cancelled before it started" in texts(bob.warning)
+
+    bob.button(key="train.submit").click().run()
+    second = jobs(bob)[1]
+    run_until(bob, lambda _: second.status == "waiting")
+    # Each session sees only its own jobs, in the sidebar and on the page.
+    alice.run()
+    assert f"Job {second.job_id}:" not in texts(alice.main.subheader)
+    assert f"Job {first.job_id}:" not in texts(bob.main.subheader)
+    assert f"Job {first.job_id}:" in texts(_home(alice).sidebar.markdown)
+    assert f"Job {second.job_id}:" not in texts(alice.sidebar.markdown)
+    assert f"Job {second.job_id}:" in texts(_home(bob).sidebar.markdown)
+    assert f"Job {first.job_id}:" not in texts(bob.sidebar.markdown)
+    assert [j.job_id for j in jobs(alice)] == [first.job_id]
+    alice.switch_page(TRAIN).run()
+    bob.switch_page(TRAIN).run()
+
+    alice.button(key=f"live.cancel.{first.job_id}").click().run()
+    run_until(bob, all_done)
+    run_until(alice, all_done)
+    assert (first.status, second.status) == ("cancelled", "completed")
+    alice.run()
+    bob.run()
+    assert not alice.exception and not bob.exception
+    assert "Cancelled after" in texts(alice.warning) and not alice.success
+    assert f"Saved as run `{second.run.run_id}`" in texts(bob.success)
+    assert second.run.run_id not in texts(alice.markdown) + texts(alice.success) + texts(alice.warning)
+
+
+def test_a_diverged_run_is_shown_with_advice(open_page):
+    at = _choose(open_page("pages/train.py"), epochs=50)
+    at.selectbox(key="train.fit.optimizer").set_value("sgd").run()
+    at.number_input(key="train.fit.learning_rate").set_value(10.0).run()
+    at.number_input(key="train.fit.batch_size").set_value(8).run()
+    at.button(key="train.submit").click().run()
+    run_until(at, all_done)
+    job = jobs(at)[0]
+    assert job.status == "diverged", job.error
+    at.run()
+    assert not at.exception and not at.error
+    warning = texts(at.warning)
+    assert "Training diverged in epoch" in warning and "Lower the learning rate (now 10" in warning
+    assert "clip gradients" in warning and not at.success
+
+
+def test_a_limit_below_a_default_lowers_the_input(open_page, monkeypatch):
+    monkeypatch.setenv("SEQLAB_MAX_SEQUENCE_LENGTH", "64")
+    at = open_page("pages/train.py")  # energy: its default lookback is 96
+    assert not at.exception and not at.error
+    lookback = at.number_input(key="train.data.energy.lookback")
+    assert (lookback.value, lookback.max) == (64, 64)
+    assert not at.button(key="train.submit").disabled

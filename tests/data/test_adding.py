@@ -33,7 +33,11 @@ def test_seeded_and_split_as_a_regression_dataset():
 
 @pytest.mark.parametrize(
     "options, message",
-    [({"length_T": 1}, "T must be at least 2"), ({"length_T": 2.5}, "length_T"), ({"samples": 3}, "samples")],
+    [
+        ({"length_T": 1}, r"length_T must lie in \[2, 2000\]"),
+        ({"length_T": 2.5}, "length_T"),
+        ({"samples": 3}, "samples"),
+    ],
 )
 def test_bad_options_name_the_problem(options, message):
     with pytest.raises(ValueError, match=message):

@@ -42,3 +42,19 @@ def test_sine_is_seeded_and_options_reach_the_generator():
     np.testing.assert_array_equal(a.frame["y"], b.frame["y"])
     assert len(a.frame) == 300 and a.splits["train"].x.shape[1:] == (20, 1)
     assert not np.array_equal(a.frame["y"], load_dataset("sine", seed=2, length=300, lookback=20).frame["y"])
+
+
+@pytest.mark.parametrize(
+    "name, options, message",
+    [
+        ("sine", {"length": 1_000_000, "lookback": 2000}, "The windows .* would take 7,652 MB, more than 512 MB"),
+        ("adding", {"samples": 1_000_000, "length_T": 2000}, "The sequences .* would take"),
+        ("copy", {"length": 1000, "delay": 10}, "Sequences of 2,010 steps are longer than 2,000"),
+        ("sine", {"length": 10**7}, r"length must lie in \[10, 1000000\] for dataset 'sine'"),
+        ("mackey_glass", {"length": 10**6}, r"length must lie in \[10, 100000\]"),
+        ("copy", {"symbols": 27}, r"symbols must lie in \[2, 26\]"),
+    ],
+)
+def test_requests_that_would_exhaust_the_machine_are_refused_at_once(name, options, message):
+    with pytest.raises(ValueError, match=message):
+        load_dataset(name, **options)

@@ -57,6 +57,7 @@ def test_stride_thins_windows():
         ({"horizon": 2.5}, "horizon must be a positive integer"),
         ({"target": "nope"}, "not in the data"),
         ({"val_fraction": 0.7}, "val_fraction"),
+        ({"stride": 41}, "stride = 41 steps is longer than the shortest split \\(40 of 200 rows\\)"),
     ],
 )
 def test_bad_options_name_the_problem(overrides, message):
@@ -69,3 +70,12 @@ def test_nan_rows_are_refused():
     bad.iloc[7, 0] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         windowed(frame=bad)
+
+
+def test_windows_beyond_the_data_limit_are_refused_before_they_are_cut(monkeypatch):
+    monkeypatch.setenv("SEQLAB_MAX_DATA_MB", "1")
+    big = pd.DataFrame({"y": np.zeros(20_000), "x": np.zeros(20_000)})
+    assert len(windowed(frame=big, lookback=5, stride=1).splits["train"]) > 10_000  # 0.4 MB
+    with pytest.raises(ValueError, match=r"would take \d+ MB, more than 1 MB .*larger stride"):
+        windowed(frame=big, lookback=20, stride=1)  # 20,000 windows x 20 steps x 2 features: 3 MB
+    assert windowed(frame=big, lookback=20, stride=10)  # a tenth of the windows fits

@@ -35,7 +35,7 @@ def test_saved_model_reloads_identically(sine, tmp_path):
 
 @pytest.mark.parametrize(
     "options, message",
-    [({"units": 0}, "units must be a positive integer"), ({"dropout": 1.0}, "dropout"),
+    [({"units": 0}, r"units must lie in \[1, 1024\]"), ({"dropout": 1.0}, "dropout"),
      ({"layers": -1}, "layers"), ({"width": 3}, "valid options")],
 )
 def test_bad_hyper_parameters(sine, options, message):

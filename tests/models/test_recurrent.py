@@ -60,7 +60,7 @@ def test_bidirectional_forms_forward_and_backward_states(tiny, merge_mode, width
 @pytest.mark.parametrize(
     "name, options, message",
     [
-        ("simple_rnn", {"units": 0}, "units must be a positive integer"),
+        ("simple_rnn", {"units": 0}, r"units must lie in \[1, 1024\]"),
         ("simple_rnn", {"activation": "gelu"}, "activation must be one of tanh, relu, sigmoid"),
         ("simple_rnn", {"identity_init": "yes"}, "identity_init must be true or false"),
         ("lstm", {"variant": "peephole"}, "variant must be one of"),

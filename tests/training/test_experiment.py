@@ -18,9 +18,9 @@ def test_run_folder_holds_everything(trained_run):
     assert {"spec.json", "meta.json", "metrics.json", "history.json", "predictions.npz",
             "model.keras", "savedmodel"} <= files
     meta = trained_run.meta
-    assert meta["status"] == "completed" and meta["task"] == "forecast"
-    assert meta["features"] == ["y"] and meta["lookback"] == 50 and meta["horizon"] == 10
-    assert meta["device"].startswith(("CPU", "1× GPU")) and "tensorflow" in meta["versions"]
+    assert meta.status == "completed" and meta.task == "forecast"
+    assert meta.features == ["y"] and meta.lookback == 50 and meta.horizon == 10
+    assert meta.device.startswith(("CPU", "1× GPU")) and "tensorflow" in meta.versions
     assert set(trained_run.metrics["model"]) == {"mae", "rmse", "mape"}
     assert {"naive", "seasonal_naive_period"} <= set(trained_run.metrics["baselines"])
     assert len(trained_run.history["batch"]) > 1 and len(trained_run.history["epoch"]) == 1
@@ -57,7 +57,7 @@ def test_cancel_writes_a_consistent_cancelled_run(runs_dir):
     cancel = threading.Event()
     cancel.set()  # stop after the very first batch
     run = run_experiment(ExperimentSpec("sine", "gru", epochs=50, **TINY), cancel=cancel)
-    assert run.status == "cancelled" and run.meta["epochs_run"] == 1
+    assert run.status == "cancelled" and run.meta.epochs_run == 1
     assert len(run.history["batch"]) == 1
     assert json.loads((run.path / "meta.json").read_text())["status"] == "cancelled"
 
@@ -70,7 +70,7 @@ def test_same_seed_same_result(runs_dir):
 
 def test_a_bad_spec_fails_before_anything_is_written(runs_dir):
     with pytest.raises(ValueError, match="longer than the shortest split"):
-        run_experiment(ExperimentSpec("sine", "mlp", data_options={"lookback": 5000}))
+        run_experiment(ExperimentSpec("sine", "mlp", data_options={"lookback": 1500}))
     assert not runs_dir.exists() or not any(runs_dir.iterdir())
 
 
@@ -104,4 +104,39 @@ def test_every_task_writes_the_same_metrics_shape(runs_dir, dataset, model, data
     predictions = run.predictions()
     assert predictions["y_pred"].shape == predictions["y_true"].shape
     assert {f"baseline_{b}" for b in baselines} <= set(predictions)
-    assert ("classes" in run.meta) == (dataset == "copy")
+    assert (run.meta.classes is not None) == (dataset == "copy")
+
+
+def _strict(text: str):
+    def refuse(constant):
+        raise AssertionError(f"{constant} in a JSON file")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_a_diverging_run_stops_and_is_marked_diverged(runs_dir):
+    events = []
+    # Plain SGD at learning rate 10 blows a recurrent net up within an epoch or two.
+    spec = ExperimentSpec("sine", "gru", epochs=50, optimizer="sgd", learning_rate=10.0,
+                          **{**TINY, "batch_size": 8})
+    run = run_experiment(spec, on_event=events.append)
+    assert run.status == "diverged" and run.meta.epochs_run < 50
+    assert events[-1]["type"] == "end" and events[-1]["status"] == "diverged"
+    batches = [e for e in events if e["type"] == "batch"]
+    assert not np.isfinite(batches[-1]["loss"]) and all(np.isfinite(b["loss"]) for b in batches[:-1])
+    # Written as strict JSON: the non-finite losses are null.
+    history = _strict((run.path / "history.json").read_text())
+    assert history["batch"][-1]["loss"] is None
+    for name in ("meta", "metrics", "spec"):
+        _strict((run.path / f"{name}.json").read_text())
+    assert _strict((run.path / "meta.json").read_text())["status"] == "diverged"
+
+
+def test_a_model_beyond_the_parameter_limit_is_refused_before_training(runs_dir, monkeypatch):
+    monkeypatch.setenv("SEQLAB_MAX_PARAMETERS", "500")
+    events = []
+    with pytest.raises(ValueError, match=r"The model has [\d,]+ weights, the limit is 500 .*reduce units or layers"):
+        run_experiment(ExperimentSpec("sine", "gru", epochs=1, **TINY).with_overrides({"units": 16}),
+                       on_event=events.append)
+    assert not any(e["type"] == "batch" for e in events)
+    assert not runs_dir.exists() or not any(runs_dir.iterdir())

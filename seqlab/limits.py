@@ -1,0 +1,151 @@
+"""Classroom limits: how much one user may ask of a shared machine.
+
+Read from environment variables, else from the ``[limits]`` table of a TOML
+file named by ``SEQLAB_CONFIG``, else the defaults below (sized for a laptop)::
+
+    [limits]
+    max_epochs = 200
+    max_parameters = 1_000_000
+    max_concurrent_jobs = 4
+
+Every call of ``current_limits()`` reads them again, so a server picks up an
+edited file without a restart. A bad value is a ValueError naming the variable
+(or the file and key) and what it must be.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+CONFIG_ENV = "SEQLAB_CONFIG"
+MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Upper bounds a server sets for every user.
+
+    Attributes:
+        max_epochs: epochs of one run.
+        max_parameters: weights of one model (trainable or not), checked after
+            it is built and before it trains.
+        max_sequence_length: steps T one model reads at once (lookback, a
+            sequence's length, truncated BPTT's k1 and k2).
+        max_data_mb: memory the windowed inputs of one dataset may take
+            (float32; about three times that while the windows are cut).
+        max_upload_mb: size of one uploaded or given file (and of its content,
+            when a compressed file is accepted).
+        max_upload_rows: data rows of one uploaded table.
+        max_upload_chars: characters of one uploaded text.
+        max_concurrent_jobs: training jobs running at once in one server
+            process, across all browser sessions; later jobs wait in one queue,
+            first come first served.
+        max_queued_jobs: unfinished jobs (running, waiting or queued) of one
+            browser session or command.
+    """
+
+    max_epochs: int = 1000
+    max_parameters: int = 5_000_000
+    max_sequence_length: int = 2000
+    max_data_mb: int = 512
+    max_upload_mb: int = 50
+    max_upload_rows: int = 1_000_000
+    max_upload_chars: int = 20_000_000
+    max_concurrent_jobs: int = 1  # jobs share Keras's global seed: one at a time keeps runs reproducible
+    max_queued_jobs: int = 10
+
+
+FIELDS = tuple(f.name for f in dataclasses.fields(Limits))
+# field -> its environment variable
+ENV = {field: f"SEQLAB_{field.upper()}" for field in FIELDS} | {"max_concurrent_jobs": "SEQLAB_MAX_JOBS"}
+
+
+def _positive_int(given, where: str) -> int:
+    value = given
+    if isinstance(given, str) and given.strip().replace("_", "").isdecimal():
+        try:
+            value = int(given.strip().replace("_", ""))
+        except ValueError:  # thousands of digits: Python refuses to convert them
+            pass
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{where} must be a positive integer, got {given!r}; fix or remove it.")
+    return value
+
+
+def _from_file(path: str) -> dict:
+    file = Path(path)
+    if not file.is_file():
+        raise ValueError(f"{CONFIG_ENV} names {path!r}, which is not a file; point it to a TOML file or unset it.")
+    try:
+        table = tomllib.loads(file.read_text(encoding="utf-8")).get("limits", {})
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as err:
+        raise ValueError(f"The config file {path} ({CONFIG_ENV}) cannot be read: {err}.") from None
+    if not isinstance(table, dict):
+        raise ValueError(f"[limits] in {path} must be a table of key = value lines.")
+    unknown = sorted(set(table) - set(FIELDS))
+    if unknown:
+        raise ValueError(f"Unknown key(s) {unknown} in [limits] of {path}; valid keys: {', '.join(FIELDS)}.")
+    return {key: _positive_int(value, f"{key} in {path}") for key, value in table.items()}
+
+
+def current_limits() -> Limits:
+    """The limits in force now: environment over config file over defaults."""
+    values = _from_file(os.environ[CONFIG_ENV]) if os.environ.get(CONFIG_ENV) else {}
+    for field, name in ENV.items():
+        text = os.environ.get(name, "")
+        if text.strip():
+            values[field] = _positive_int(text, name)
+    return Limits(**values)
+
+
+def limit_hint(field: str) -> str:
+    """Where a server sets ``field``, for messages that say how to raise it (the caller adds parentheses)."""
+    return f"the server's limit: {ENV[field]} or {field} in the {CONFIG_ENV} file"
+
+
+def input_limits(allow_compressed: bool = False):
+    """The ``seqlab.inputs.InputLimits`` of this server, for every file a user gives."""
+    from seqlab.inputs import InputLimits  # here: seqlab.inputs imports pandas, this module stays light
+
+    limits = current_limits()
+    return InputLimits(
+        max_bytes=limits.max_upload_mb * MB,
+        max_rows=limits.max_upload_rows,
+        max_chars=limits.max_upload_chars,
+        allow_compressed=allow_compressed,
+        max_decompressed_bytes=limits.max_upload_mb * MB,
+    )
+
+
+def check_parameters(count: int, limits: Limits | None = None) -> None:
+    """Refuse a model with more weights than ``max_parameters``."""
+    limit = (limits or current_limits()).max_parameters
+    if count > limit:
+        raise ValueError(
+            f"The model has {count:,} weights, the limit is {limit:,} ({limit_hint('max_parameters')}); "
+            "reduce units or layers."
+        )
+
+
+def check_data_size(windows: int, steps: int, features: int, outputs: int = 0, what: str = "the windows") -> None:
+    """Refuse ``windows`` inputs of ``steps`` x ``features`` (and ``outputs`` targets each) beyond the limits.
+
+    Called before the arrays are made, so a refused request never allocates them.
+    """
+    limits = current_limits()
+    if steps > limits.max_sequence_length:
+        raise ValueError(
+            f"Sequences of {steps:,} steps are longer than {limits.max_sequence_length:,} "
+            f"({limit_hint('max_sequence_length')}); choose shorter sequences."
+        )
+    size_mb = windows * (steps * features + outputs) * 4 / MB  # float32
+    if size_mb > limits.max_data_mb:
+        raise ValueError(
+            f"{what.capitalize()} ({windows:,} of {steps:,} steps x {features} features) would take "
+            f"{size_mb:,.0f} MB, more than {limits.max_data_mb:,} MB ({limit_hint('max_data_mb')}); "
+            "use fewer samples, a shorter series or sequence, or a larger stride."
+        )

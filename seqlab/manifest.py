@@ -1,0 +1,174 @@
+"""The signed manifest of a run folder: which files seqlab wrote, their SHA-256, and an HMAC over the list.
+
+A SavedModel is code (loading it runs its graph), so seqlab loads one only
+when the run's ``manifest.json`` proves that seqlab wrote the folder on this
+machine and nothing changed since::
+
+    {"format": 1,
+     "files": {"model.keras": {"sha256": "...", "size": 123}, "savedmodel/saved_model.pb": {...}, ...},
+     "hmac_sha256": "<HMAC-SHA256 of the canonical JSON of format and files>"}
+
+The key is per user, created once with mode 0600 at ``$SEQLAB_HOME/signing.key``
+(default ``~/.local/share/seqlab/signing.key``), and never leaves that file.
+``inconsistency`` is the cheap check the run store makes when it lists runs
+(file set and sizes); ``verify_folder`` hashes every file and checks the
+signature, before a SavedModel is loaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import stat
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from seqlab.runs import Run
+
+MANIFEST = "manifest.json"
+FORMAT = 1
+HOME_ENV = "SEQLAB_HOME"
+KEY_FILE = "signing.key"
+
+
+def home() -> Path:
+    """seqlab's per-user folder: ``$SEQLAB_HOME``, else ``~/.local/share/seqlab``."""
+    return Path(os.environ.get(HOME_ENV) or Path.home() / ".local" / "share" / "seqlab")
+
+
+def signing_key() -> bytes:
+    """This user's signing key, created on first use (32 random bytes, mode 0600)."""
+    path = home() / KEY_FILE
+    try:
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _create_key(path)
+        info = path.lstat()
+    except OSError as err:
+        raise ValueError(
+            f"Cannot create the signing key {path} ({err.strerror}); set {HOME_ENV} to a folder you can write."
+        ) from None
+    if not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077:
+        raise ValueError(
+            f"The signing key {path} must be a plain file only you can read; fix it with: chmod 600 {path}"
+        )
+    key = path.read_bytes()
+    if len(key) < 32:
+        raise ValueError(f"The signing key {path} is damaged; delete it (runs written before will need --trust).")
+    return key
+
+
+def _create_key(path: Path) -> None:
+    # Write a private temporary file, then link it into place: two processes starting at
+    # once both end up with the one key that won, never a half-written one.
+    tmp = path.with_name(f".{KEY_FILE}-{secrets.token_hex(4)}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, secrets.token_bytes(32))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        pass
+    finally:
+        tmp.unlink()
+
+
+def regular_files(folder: Path) -> list[str]:
+    """Relative POSIX paths of the plain files under ``folder``, sorted; links are never followed or listed."""
+    found = []
+    for parent, dirs, files in os.walk(folder):  # os.walk does not descend into linked folders
+        for name in files:
+            path = Path(parent) / name
+            if stat.S_ISREG(path.lstat().st_mode):
+                found.append(path.relative_to(folder).as_posix())
+    return sorted(found)
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _signature(files: dict, key: bytes) -> str:
+    body = json.dumps({"format": FORMAT, "files": files}, sort_keys=True, separators=(",", ":"))
+    return hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
+
+
+def write_manifest(folder: Path) -> None:
+    """Hash every file of ``folder`` and write the signed ``manifest.json`` beside them."""
+    files = {
+        name: {"sha256": sha256(folder / name), "size": (folder / name).stat().st_size}
+        for name in regular_files(folder) if name != MANIFEST
+    }
+    manifest = {"format": FORMAT, "files": files, "hmac_sha256": _signature(files, signing_key())}
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
+
+
+def _read(folder: Path) -> dict:
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"{MANIFEST} is unreadable ({err})") from None
+    files = manifest.get("files") if isinstance(manifest, dict) else None
+    if (
+        not isinstance(files, dict)
+        or not isinstance(manifest.get("hmac_sha256"), str)
+        or not all(
+            isinstance(entry, dict) and isinstance(entry.get("sha256"), str) and isinstance(entry.get("size"), int)
+            for entry in files.values()
+        )
+    ):
+        raise ValueError(f"{MANIFEST} does not have the shape seqlab writes")
+    return manifest
+
+
+def _differences(folder: Path, files: dict, hashes: bool) -> str | None:
+    present = set(regular_files(folder)) - {MANIFEST}
+    missing, added = sorted(set(files) - present), sorted(present - set(files))
+    if missing or added:
+        parts = ([f"missing {missing}"] if missing else []) + ([f"added {added}"] if added else [])
+        return "files differ from what seqlab wrote: " + ", ".join(parts)
+    for name, entry in files.items():
+        path = folder / name
+        if path.stat().st_size != entry["size"] or (hashes and sha256(path) != entry["sha256"]):
+            return f"{name} was changed after seqlab wrote it"
+    return None
+
+
+def inconsistency(folder: Path) -> str | None:
+    """Cheap: a folder whose files or sizes differ from its own manifest (``None``: none, or no manifest)."""
+    if not (folder / MANIFEST).exists():
+        return None  # runs written before manifests: readable, but not trusted (see verify_folder)
+    try:
+        return _differences(folder, _read(folder)["files"], hashes=False)
+    except ValueError as err:
+        return str(err)
+
+
+def verify_folder(folder: str | os.PathLike) -> str | None:
+    """``None`` when seqlab wrote ``folder`` with this user's key and nothing changed since, else why not."""
+    folder = Path(folder)
+    if not (folder / MANIFEST).is_file():
+        return f"there is no {MANIFEST} (written by an older seqlab, or elsewhere)"
+    try:
+        manifest = _read(folder)
+        if not hmac.compare_digest(manifest["hmac_sha256"], _signature(manifest["files"], signing_key())):
+            return "its manifest was not signed with this user's key (copied from another machine or user, or edited)"
+        return _differences(folder, manifest["files"], hashes=True)
+    except (ValueError, OSError) as err:
+        return str(err)
+
+
+def verify_run(run: "Run") -> str | None:
+    """``verify_folder`` of a run's folder: ``None`` when its files (SavedModel included) can be trusted."""
+    return verify_folder(run.path)

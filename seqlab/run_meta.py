@@ -1,0 +1,204 @@
+"""RunMeta: a run's ``meta.json``, read through one typed, validated object; shape checks of the JSON beside it.
+
+``RunMeta.from_dict`` checks every field's type and names the bad one, so a
+damaged or foreign ``meta.json`` makes the run *broken* (listed with the
+reason) instead of failing later in a page. ``check_spec``, ``check_metrics``
+and ``check_history`` do the same for ``spec.json``, ``metrics.json`` and
+``history.json``. ``RunMeta.check_model_io`` refuses a model whose inputs or
+outputs do not fit the run's task (a model file swapped in from another run).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass
+
+from seqlab.checks import shown
+from seqlab.training.spec import ExperimentSpec
+
+# What the model outputs per task, after the batch axis: H values, C class
+# probabilities, or C probabilities at each of the T = horizon steps.
+OUTPUTS = {
+    "forecast": lambda meta: (meta.horizon,),
+    "regress": lambda meta: (meta.horizon,),
+    "classify": lambda meta: (len(meta.classes or ()),),
+    "label": lambda meta: (meta.horizon, len(meta.classes or ())),
+}
+
+
+@dataclass(frozen=True)
+class RunMeta:
+    """What ``run_experiment`` records about a run beside its spec (``meta.json``).
+
+    Attributes:
+        task: the task kind (``forecast``, ``regress``, ``classify``, ``label``).
+        status: ``completed``, ``cancelled`` or another end state of training.
+        dataset, model: registry names.
+        input_shape: ``[T, F]``, one input sequence.
+        features: input feature order (the SavedModel's last axis).
+        target: the predicted column; ``units``: column -> unit.
+        lookback, horizon: T and the outputs per sequence (see ``SequenceData``).
+        classes: class names (classify and label runs), else ``None``.
+        epochs_run, train_seconds, parameters, device, created (ISO time), versions.
+    """
+
+    task: str
+    status: str
+    dataset: str
+    model: str
+    input_shape: list[int]
+    features: list[str]
+    target: str
+    units: dict[str, str]
+    lookback: int | None
+    horizon: int | None
+    epochs_run: int
+    train_seconds: float
+    parameters: int
+    device: str
+    created: str
+    versions: dict[str, str]
+    classes: list[str] | None = None  # absent from the meta.json of runs without classes
+
+    @classmethod
+    def from_dict(cls, values) -> "RunMeta":
+        """Check every field of a parsed ``meta.json``; a ``ValueError`` names the bad field."""
+        check_fields("meta.json", values, cls)
+        meta = cls(**values)
+        if len(meta.input_shape) != 2 or len(meta.features) != meta.input_shape[1]:
+            raise ValueError(
+                f"meta.json: input_shape {meta.input_shape} must be [T, F] with F = {len(meta.features)} "
+                "features; the file was changed after training: delete the run or train it again."
+            )
+        return meta
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def check_model_io(self, inputs: tuple, outputs: tuple, what: str) -> None:
+        """Refuse a model whose shapes (batch axis first) do not fit this run; ``what`` names the file."""
+        want_in = (None, *self.input_shape)
+        want_out = (None, *OUTPUTS[self.task](self)) if self.task in OUTPUTS else None
+        fits = _fits(inputs, want_in) and (want_out is None or _fits(outputs, want_out))
+        if not fits:
+            raise ValueError(
+                f"{what} takes inputs {_shape(inputs)} and gives {_shape(outputs)}, but this {self.task} run "
+                f"needs inputs {_shape(want_in)} and outputs {_shape(want_out or outputs)}: the model does not "
+                "belong to this run. Delete the run or train it again."
+            )
+
+
+def _fits(shape: tuple, wanted: tuple) -> bool:
+    """Same rank, and equal where both sides know the size (``None``: any)."""
+    shape = tuple(shape)
+    return len(shape) == len(wanted) and all(a is None or b is None or a == b for a, b in zip(shape, wanted))
+
+
+def _shape(shape: tuple) -> str:
+    return "(" + ", ".join("None" if d is None else str(d) for d in shape) + ")"
+
+
+# ---------------------------------------------------------------- field checks
+
+
+def check_fields(file: str, values, cls) -> None:
+    """``values`` has every required field of dataclass ``cls``, no other, each of its annotated type."""
+    if not isinstance(values, dict):
+        raise ValueError(f"{file} must hold a JSON object, got {type(values).__name__}: the file is damaged.")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    hints = typing.get_type_hints(cls)
+    unknown = sorted(str(k) for k in values if k not in fields)
+    missing = [
+        name for name, f in fields.items()
+        if name not in values and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    ]
+    if unknown or missing:
+        problems = ([f"unknown field(s) {unknown}"] if unknown else []) + (
+            [f"missing field(s) {missing}"] if missing else []
+        )
+        raise ValueError(f"{file} has {' and '.join(problems)}: it was not written by this seqlab. "
+                         "Delete the run or train it again.")
+    for name, value in values.items():
+        if not _matches(value, hints[name]):
+            raise ValueError(f"{file}: {name} must be {_describe(hints[name])}, got {shown(value)}.")
+
+
+def _matches(value, hint) -> bool:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (types.UnionType, typing.Union):
+        return any(_matches(value, arg) for arg in args)
+    if hint is type(None):
+        return value is None
+    if origin is list:
+        return isinstance(value, list) and all(_matches(v, args[0]) for v in value)
+    if origin is dict:
+        return isinstance(value, dict) and all(
+            _matches(k, args[0]) and _matches(v, args[1]) for k, v in value.items()
+        )
+    if hint is float:  # JSON writes 2.0 as 2.0 but a hand-written file may say 2
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, hint)
+
+
+def _describe(hint) -> str:
+    """``int``, ``list[str]``, ``int | None``: the annotation as written."""
+    return hint.__name__ if isinstance(hint, type) else str(hint).replace("NoneType", "None")
+
+
+def check_spec(values) -> dict:
+    """``spec.json``: the fields of ``ExperimentSpec`` (dataset and model named), the option groups mappings.
+
+    The values themselves are checked by ``ExperimentSpec.resolved`` when the
+    run is reproduced (limits may have changed since it was trained).
+    """
+    if not isinstance(values, dict):
+        raise ValueError(f"spec.json must hold a JSON object, got {type(values).__name__}: the file is damaged.")
+    known = {f.name for f in dataclasses.fields(ExperimentSpec)}
+    unknown = sorted(str(k) for k in values if k not in known)
+    if unknown:
+        raise ValueError(f"spec.json has unknown field(s) {unknown}; valid fields: {', '.join(sorted(known))}.")
+    for name, kind in (("dataset", str), ("model", str), ("data_options", dict), ("model_options", dict)):
+        required = kind is str
+        if (required and name not in values) or (name in values and not isinstance(values[name], kind)):
+            what = "text" if kind is str else "a JSON object"
+            raise ValueError(f"spec.json: {name} must be {what}, got {shown(values.get(name))}.")
+    return values
+
+
+def _is_number(value) -> bool:
+    return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
+
+
+def _check_scores(where: str, scores) -> None:
+    if not isinstance(scores, dict) or not all(isinstance(k, str) and _is_number(v) for k, v in scores.items()):
+        raise ValueError(f"metrics.json: {where} must map metric names to numbers, got {shown(scores)}.")
+
+
+def check_metrics(values) -> dict:
+    """``metrics.json``: ``{"model": {name: number}, "baselines": {baseline: {name: number}}}`` (null allowed)."""
+    if not isinstance(values, dict) or set(values) != {"model", "baselines"}:
+        raise ValueError(
+            f"metrics.json must hold exactly the keys 'model' and 'baselines', got {shown(values)}: "
+            "the file is damaged. Delete the run or train it again."
+        )
+    _check_scores("model", values["model"])
+    if not isinstance(values["baselines"], dict):
+        raise ValueError(f"metrics.json: baselines must be a JSON object, got {shown(values['baselines'])}.")
+    for name, scores in values["baselines"].items():
+        _check_scores(f"baselines[{name!r}]", scores)
+    return values
+
+
+def check_history(values) -> dict:
+    """``history.json``: ``{"batch": [{...}, ...], "epoch": [{...}, ...]}`` (either list may be absent)."""
+    if not isinstance(values, dict):
+        raise ValueError(f"history.json must hold a JSON object, got {type(values).__name__}.")
+    for name in ("batch", "epoch"):
+        rows = values.get(name, [])
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+            raise ValueError(f"history.json: {name} must be a list of JSON objects, got {shown(rows)}.")
+    return values

@@ -1,0 +1,80 @@
+"""How a test metric reads: its name, its unit, which way is better, and its display scale.
+
+``metrics.json`` stores plain fractions and errors in the target's units (an
+accuracy of 0.93, an MAE of 0.21 GW). The dashboard and the CLI both show them
+through these definitions, so both print the same figures: accuracy in %,
+errors in the target's unit, MSE in its square, cross-entropy in nats. A task
+declares its metrics (``Task.test_metrics``), the first being the one it is
+judged by.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+TARGET_UNIT = "target"  # the unit of the series predicted (GW, °C, ...)
+TARGET_UNIT_SQUARED = "target²"
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One test metric.
+
+    Attributes:
+        key: its name in ``metrics.json``.
+        name: how it is labelled (``MAE``).
+        unit: ``TARGET_UNIT``, ``TARGET_UNIT_SQUARED`` or a fixed unit (``%``, ``nats``).
+        higher_is_better: accuracy; every error is lower-is-better.
+        factor: stored value × factor = shown value (accuracy 0.93 -> 93 %).
+    """
+
+    key: str
+    name: str
+    unit: str = ""
+    higher_is_better: bool = False
+    factor: float = 1.0
+
+    def unit_for(self, target_unit: str) -> str:
+        """The unit shown, given the target's unit: ``GW``, ``GW²``, ``%`` or ``""``."""
+        if self.unit == TARGET_UNIT:
+            return target_unit
+        if self.unit == TARGET_UNIT_SQUARED:
+            return squared_unit(target_unit)
+        return self.unit
+
+    def label(self, target_unit: str = "") -> str:
+        """``MAE (GW)``, ``accuracy (%)``; just the name when there is no unit."""
+        unit = self.unit_for(target_unit)
+        return f"{self.name} ({unit})" if unit else self.name
+
+    def display(self, value) -> float:
+        """The stored value as shown (accuracy in %); NaN when missing or not finite."""
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            return math.nan
+        return number * self.factor if math.isfinite(number) else math.nan
+
+
+def squared_unit(unit: str | None) -> str:
+    """The unit of a mean squared error: ``GW`` -> ``GW²``; ``""`` stays empty."""
+    if not unit:
+        return ""
+    return f"({unit})²" if ("/" in unit or " " in unit) else f"{unit}²"
+
+
+ACCURACY = Metric("accuracy", "accuracy", "%", higher_is_better=True, factor=100.0)
+CROSS_ENTROPY = Metric("cross_entropy", "cross-entropy", "nats")
+MAE = Metric("mae", "MAE", TARGET_UNIT)
+RMSE = Metric("rmse", "RMSE", TARGET_UNIT)
+MSE = Metric("mse", "MSE", TARGET_UNIT_SQUARED)
+MAPE = Metric("mape", "MAPE", "%")  # stored in percent already
+
+# Every known metric, in the order shown when no task says otherwise.
+METRICS: dict[str, Metric] = {m.key: m for m in (ACCURACY, CROSS_ENTROPY, MAE, RMSE, MAPE, MSE)}
+
+
+def get_metric(key: str) -> Metric:
+    """The metric called ``key``; an unknown one reads as its key, without unit, lower is better."""
+    return METRICS.get(key) or Metric(key, key.replace("_", " "))
