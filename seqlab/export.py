@@ -69,6 +69,9 @@ def _destination(to: str | Path, fmt: str, runs_root: Path) -> Path:
         raise ValueError(f"{to} lies inside the runs folder {runs_root}; export to a path outside it.")
     if to.exists() or to.is_symlink():  # a dangling link too: writing would follow it
         raise ValueError(f"{to} already exists; choose a new path or delete it first.")
+    existing = next(parent for parent in to.absolute().parents if parent.exists())
+    if not existing.is_dir():
+        raise ValueError(f"{existing} is a file, so {to} cannot be created below it; choose another path.")
     return to
 
 

@@ -110,7 +110,12 @@ class InputLimits:
 
 
 def _limits(limits: InputLimits | None) -> InputLimits:
-    return InputLimits() if limits is None else limits
+    """``limits``, or the server's upload limits (``seqlab.limits``: environment or config file)."""
+    if limits is not None:
+        return limits
+    from seqlab.limits import input_limits  # seqlab.limits reads this module's InputLimits: import late
+
+    return input_limits()
 
 
 def read_bytes(source: Source, limits: InputLimits | None = None, *, what: str = "file", raw: bool = False) -> bytes:

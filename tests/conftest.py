@@ -21,6 +21,15 @@ def seqlab_home(tmp_path_factory):
     return home
 
 
+@pytest.fixture(scope="session", autouse=True)
+def default_limits():
+    """The classroom limits at their defaults: a SEQLAB_MAX_* or SEQLAB_CONFIG of the shell must not leak in."""
+    from seqlab.limits import CONFIG_ENV, ENV
+
+    for name in (CONFIG_ENV, *ENV.values()):
+        os.environ.pop(name, None)
+
+
 @pytest.fixture
 def runs_dir(tmp_path, monkeypatch):
     """An empty run store that the code under test finds through the environment."""

@@ -43,6 +43,8 @@ def test_keras_and_zip_exports(trained_run, tmp_path):
     assert f"{trained_run.run_id}/savedmodel/saved_model.pb" in names
     with pytest.raises(ValueError, match="already exists"):
         export_run(trained_run, "zip", archive)
+    with pytest.raises(ValueError, match="is a file, so .* cannot be created below it"):
+        export_run(trained_run, "zip", archive / "inner.zip")
     with pytest.raises(ValueError, match="valid formats"):
         export_run(trained_run, "onnx", tmp_path / "x")
 

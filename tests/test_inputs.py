@@ -395,3 +395,16 @@ def _error(call, *args) -> str:
     except ValueError as err:
         return str(err)
     return "no error"
+
+
+def test_without_explicit_limits_the_servers_upload_limits_apply(tmp_path, monkeypatch):
+    path = tmp_path / "big.csv"
+    path.write_text("a\n" + "1\n" * 600_000)  # about 1.2 MB
+    assert len(read_csv(path)) == 600_000  # the default 50 MB passes
+    monkeypatch.setenv("SEQLAB_MAX_UPLOAD_MB", "1")
+    with pytest.raises(ValueError, match="big.csv"):
+        read_csv(path)
+    monkeypatch.setenv("SEQLAB_MAX_UPLOAD_MB", "50")
+    monkeypatch.setenv("SEQLAB_MAX_UPLOAD_ROWS", "1000")
+    with pytest.raises(ValueError, match="1,000|1000"):
+        read_csv(path)

@@ -27,6 +27,7 @@ import tensorflow as tf
 import seqlab
 from seqlab.data import SequenceData, load_dataset
 from seqlab.limits import check_parameters
+from seqlab.manifest import signing_key
 from seqlab.models import build_model, get_architecture
 from seqlab.models.task_model import EVAL_BATCH_SIZE
 from seqlab.run_meta import RunMeta
@@ -68,6 +69,7 @@ def run_experiment(
     emit = on_event or (lambda event: None)
     store = store or RunStore()
     spec = spec.resolved()
+    signing_key()  # a run is signed when written: an unwritable key folder fails now, not after training
     keras.utils.set_random_seed(spec.seed)
     data = load_dataset(spec.dataset, **spec.data_options)
     test = data.splits["test"]

@@ -76,6 +76,9 @@ def test_families_follow_the_registry():
 
 
 def test_guard_skips_clear_session_only_while_training(monkeypatch):
+    for earlier in threading.enumerate():  # an idle worker of an earlier test ends within a second
+        if earlier.name.startswith(guard.WORKER_THREAD_NAME):
+            earlier.join(timeout=10)
     calls = []
     monkeypatch.setattr(keras.backend, "clear_session", lambda *a, **k: calls.append(1))
     guard.install()

@@ -74,6 +74,17 @@ def test_a_bad_spec_fails_before_anything_is_written(runs_dir):
     assert not runs_dir.exists() or not any(runs_dir.iterdir())
 
 
+def test_an_unwritable_signing_key_fails_before_training(runs_dir, tmp_path, monkeypatch):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("SEQLAB_HOME", str(blocker / "seqlab"))
+    events = []
+    with pytest.raises(ValueError, match="set SEQLAB_HOME"):
+        run_experiment(ExperimentSpec("sine", "mlp", epochs=1), on_event=events.append)
+    assert not any(e["type"] == "batch" for e in events)  # refused before the first batch
+    assert not runs_dir.exists() or not any(runs_dir.iterdir())
+
+
 def test_clip_value_bounds_every_weight_step():
     data = load_dataset("adding", length_T=5, samples=40)
     model = build_model("simple_rnn", data, {"units": 4})
