@@ -26,7 +26,7 @@ st.markdown(
 runs, broken = state.store().scan()
 if broken:
     st.warning(f"{len(broken)} folder(s) in the run store are not readable runs; the Models page says why and "
-               "deletes them.", icon=":material/folder_off:")
+               "can delete them.", icon=":material/folder_off:")
 c1, c2, c3, c4 = st.columns(4)
 c1.metric("Datasets", len(list_datasets()), border=True)
 c2.metric("Architectures", len(list_architectures()), border=True)
