@@ -1,0 +1,34 @@
+"""Greedy decoding: the most probable id at every step."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from seqlab.decoding.loop import autoregress
+from seqlab.decoding.step import Generated, NextFn
+
+
+def most_probable(log_probs: np.ndarray) -> np.ndarray:
+    """The argmax of each row, ties to the lower id (as ``top_ids``)."""
+    return np.argmax(log_probs, axis=-1)
+
+
+def greedy(
+    next_fn: NextFn, prompts, max_new_tokens: int, *, eos_id: int | None = None, alternatives: int = 5
+) -> list[Generated]:
+    """Decode every prompt by taking the most probable id at each step.
+
+    Args:
+        next_fn: the model's step, ``next(tokens, state) -> (log_probs, state)``
+            (see ``seqlab.decoding``).
+        prompts: int ids of shape ``(prompts, length)``, all of one length.
+        max_new_tokens: ids to add at most, 0 to ``MAX_NEW_TOKENS``.
+        eos_id: the end token; a prompt stops when it is chosen (it is kept
+            as the last id). ``None``: always ``max_new_tokens`` ids.
+        alternatives: how many of the most probable ids each ``TokenChoice``
+            lists.
+
+    Returns:
+        One ``Generated`` per prompt.
+    """
+    return autoregress(next_fn, prompts, max_new_tokens, most_probable, eos_id, alternatives)
