@@ -6,6 +6,7 @@ from seqlab.app import cache
 from seqlab.app.entry import require_entry
 from seqlab.app.format import steps_as_time
 from seqlab.app.results import sample_frame
+from seqlab.app.task_views import is_series
 from seqlab.app.widgets import dataset_picker
 from seqlab.data.windowing import split_points
 from seqlab.plots import dataset_preview, sample_preview
@@ -22,7 +23,7 @@ except (ValueError, RuntimeError, OSError) as err:
     st.error(f"Cannot load {info.name!r}: {err}")
     st.stop()
 frame = data.frame
-forecast = data.task == "forecast"
+series = is_series(data.task)  # one series cut into windows, else independent sequences
 
 left, right = st.columns([3, 2], gap="large")
 with left:
@@ -38,7 +39,7 @@ with right:
 n = {k: len(data.splits[k]) for k in ("train", "val", "test")}
 plain = dict(delta_color="off", delta_arrow="off", border=True)
 c1, c2, c3, c4 = st.columns(4)
-if forecast:
+if series:
     c1.metric("Rows (time steps)", f"{len(frame):,}", steps_as_time(frame.index, len(frame)) or None, **plain)
     c2.metric("Lookback T", f"{data.lookback} steps", steps_as_time(frame.index, data.lookback) or None, **plain)
     c3.metric("Horizon H", f"{data.horizon} steps", steps_as_time(frame.index, data.horizon) or None, **plain)
@@ -53,7 +54,7 @@ else:
     else:
         c4.metric("Outputs per sequence", f"{data.horizon}", **plain)
 
-if forecast:
+if series:
     val_start, test_start = split_points(len(frame), data.options["val_fraction"], data.options["test_fraction"])
     splits = {"train": (0, val_start), "validation": (val_start, test_start), "test": (test_start, len(frame))}
     st.plotly_chart(dataset_preview(frame, data.target, data.units, splits, title=info.title), key="data.preview")

@@ -6,6 +6,7 @@ import streamlit as st
 from seqlab.app import cache, results, state
 from seqlab.app import inspect_view as view
 from seqlab.app.entry import require_entry
+from seqlab.app.task_views import is_series
 from seqlab.plots import axis_title, grad_norm_per_batch
 from seqlab.tasks import get_task
 
@@ -60,14 +61,14 @@ if len(test) == 0:
 # ---------------------------------------------------------------- which input
 
 task = results.task_of(run)
-forecast = task == "forecast"
+series = is_series(task)
 units_of = run.meta.units
 features = run.meta.features
 with sample_col:
     i = results.pick_test_item(run, data, len(test), key=f"inspect.sample.{run_id}",
-                               label="Test window (forecast origin)" if forecast else "Test sequence")
+                               label="Test window (forecast origin)" if series else "Test sequence")
 window = np.asarray(test.x[i], dtype="float32")  # (T, F) in the data's units
-time, time_title, time_index = view.time_axis(data, forecast, int(test.origin[i]), window.shape[0])
+time, time_title, time_index = view.time_axis(data, series, int(test.origin[i]), window.shape[0])
 columns = [axis_title(f, units_of.get(f)) for f in features]
 window = view.edit_window(window, columns, time_index, key=f"inspect.edit.{run_id}.{i}")
 

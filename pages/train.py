@@ -4,6 +4,7 @@ import streamlit as st
 
 from seqlab.app import cache, live, results, state
 from seqlab.app.entry import require_entry
+from seqlab.app.task_views import is_series
 from seqlab.app.widgets import (
     architecture_picker,
     dataset_picker,
@@ -32,7 +33,7 @@ with settings:
 
     with st.container(border=True):
         main = main_data_options(info.defaults)
-        st.markdown("**Data**" + (" (windows in time steps)" if info.task == "forecast" else ""))
+        st.markdown("**Data**" + (" (windows in time steps)" if is_series(info.task) else ""))
         data_options = option_grid(info.defaults, f"train.data.{info.name}", main, columns=3, ranges=info.ranges)
         with st.expander("More data options"):
             others = [k for k in info.defaults if k not in main]
@@ -46,7 +47,7 @@ with settings:
         st.markdown("**Training**")
         if arch.fit is None:
             training = training_inputs("train.fit")
-            if info.task == "forecast":
+            if is_series(info.task):  # truncated BPTT runs along one series
                 training["tbptt"] = tbptt_inputs("train.fit", int(data_options.get("lookback", 50)))
         else:
             st.caption(

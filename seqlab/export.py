@@ -1,7 +1,8 @@
 """Export a run (SavedModel, .keras, zip) and serve its SavedModel.
 
-The SavedModel takes sequences ``(N, T, F)`` in the data's own units, features
-in the order of ``meta.json["features"]``, and returns what the task predicts:
+The SavedModel takes the task's inputs (``meta.json["inputs"]``): for the
+numeric tasks, sequences ``(N, T, F)`` in the data's own units, features
+in the order of ``meta.json["features"]``; it returns what the task predicts:
 ``(N, H)`` forecasts or regression values, ``(N, C)`` class probabilities
 (classify), ``(N, T, C)`` per-step class probabilities (label; class names in
 ``meta.json["classes"]``). It serves in a process that never imports seqlab:
@@ -30,9 +31,10 @@ import pandas as pd
 from seqlab.inputs import read_csv  # noqa: F401  predict --input reads through the shared input gate
 from seqlab.manifest import MANIFEST, regular_files, verify_folder
 from seqlab.runs import Run
+from seqlab.tasks import get_task, list_tasks
 
 FORMATS = ("savedmodel", "keras", "zip")
-ZIP_FILES = ("model.keras", "spec.json", "meta.json", "metrics.json")
+ZIP_FILES = ("model.keras", "spec.json", "meta.json", "metrics.json")  # and the task's assets (meta.assets)
 TRUST_LABEL = "I trust this model, load it"  # the dashboard's confirmation, named in the refusal
 
 
@@ -46,11 +48,13 @@ def _files(run: Run, under: str = "") -> list[str]:
 
 
 def zip_bytes(run: Run) -> bytes:
-    """The SavedModel folder, ``model.keras`` and the run's JSON files, zipped in memory (links left out)."""
+    """The SavedModel folder, ``model.keras``, the run's JSON files and the task's assets, zipped in memory
+    (links left out)."""
+    wanted = {*ZIP_FILES, *run.meta.assets}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name in _files(run):
-            if name in ZIP_FILES or name.startswith("savedmodel/"):
+            if name in wanted or name.startswith("savedmodel/"):
                 archive.write(run.path / name, f"{run.run_id}/{name}")
     return buffer.getvalue()
 
@@ -142,37 +146,26 @@ def load_serving(source: Run | str | Path, trust: bool = False):
     if isinstance(source, Run):
         source.meta.check_model_io(inputs, outputs, f"The SavedModel {path}")
 
-    def serve(windows: np.ndarray) -> np.ndarray:
-        return served.serve(tf.constant(np.asarray(windows, dtype="float32"))).numpy()
+    # The input's own dtype: float32 windows today, token ids or text for other tasks.
+    dtype = signature.structured_input_signature[0][0].dtype.name
+
+    def serve(inputs: np.ndarray) -> np.ndarray:
+        return served.serve(tf.constant(np.asarray(inputs), dtype=dtype)).numpy()
 
     return serve
 
 
 def windows_from_frame(run: Run, frame: pd.DataFrame) -> np.ndarray:
-    """The last ``lookback`` rows of ``frame`` as one window ``(1, T, F)``, checked (forecast runs)."""
-    task = run.meta.task
-    if task != "forecast":
+    """The model's inputs ``(1, ...)`` from a table of recent rows, checked, when the run's task can make them."""
+    task = get_task(run.meta.task)
+    if task.frame_window is None:
+        able = " or ".join(t.name for t in list_tasks() if t.frame_window is not None)
         raise ValueError(
-            f"Predicting from a table of recent rows needs a forecast run; run {run.run_id!r} is a {task} "
-            "run: load its SavedModel (load_serving) and call it on (N, T, F) sequences."
+            f"Predicting from a table of recent rows needs a {able} run; run {run.run_id!r} is a {task.name} "
+            f"run: load its SavedModel (load_serving) and call it on inputs of shape (N, "
+            f"{', '.join(map(str, run.meta.input_shape))})."
         )
-    features, lookback = run.meta.features, run.meta.lookback
-    missing = [c for c in features if c not in frame.columns]
-    if missing:
-        raise ValueError(
-            f"The input lacks column(s) {missing}; the model needs {features} "
-            f"(in that order, {lookback} rows or more)."
-        )
-    if len(frame) < lookback:
-        raise ValueError(f"The input has {len(frame)} rows; the model needs at least {lookback}.")
-    values = frame.loc[:, features].tail(lookback)
-    non_numeric = [c for c in features if not pd.api.types.is_numeric_dtype(values[c])]
-    if non_numeric:
-        raise ValueError(f"Column(s) {non_numeric} are not numeric; fix the file and retry.")
-    window = values.to_numpy(dtype="float32")
-    if not np.isfinite(window).all():
-        raise ValueError("The last rows of the input contain NaN or infinite values; fill them first.")
-    return window[None]
+    return task.frame_window(run.meta, frame)
 
 
 def predict_frame(run: Run, frame: pd.DataFrame, trust: bool = False) -> pd.DataFrame:

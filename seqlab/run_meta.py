@@ -13,19 +13,11 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from seqlab.checks import shown
+from seqlab.tasks import TASK_KINDS
 from seqlab.training.spec import ExperimentSpec
-
-# What the model outputs per task, after the batch axis: H values, C class
-# probabilities, or C probabilities at each of the T = horizon steps.
-OUTPUTS = {
-    "forecast": lambda meta: (meta.horizon,),
-    "regress": lambda meta: (meta.horizon,),
-    "classify": lambda meta: (len(meta.classes or ()),),
-    "label": lambda meta: (meta.horizon, len(meta.classes or ())),
-}
 
 
 @dataclass(frozen=True)
@@ -42,6 +34,11 @@ class RunMeta:
         lookback, horizon: T and the outputs per sequence (see ``SequenceData``).
         classes: class names (classify and label runs), else ``None``.
         epochs_run, train_seconds, parameters, device, created (ISO time), versions.
+        inputs: the task's model inputs, ``[{"name", "shape", "dtype"}]``
+            (``seqlab.tasks.InputSpec``); ``None`` for runs saved before it was
+            recorded, which took one float input of ``input_shape``.
+        assets: files the task saved beside the model (``scaler.json``),
+            relative to the run folder; empty for older runs.
     """
 
     task: str
@@ -61,13 +58,16 @@ class RunMeta:
     created: str
     versions: dict[str, str]
     classes: list[str] | None = None  # absent from the meta.json of runs without classes
+    inputs: list[dict] | None = None
+    assets: list[str] = field(default_factory=list)
 
     @classmethod
     def from_dict(cls, values) -> "RunMeta":
         """Check every field of a parsed ``meta.json``; a ``ValueError`` names the bad field."""
         check_fields("meta.json", values, cls)
         meta = cls(**values)
-        if len(meta.input_shape) != 2 or len(meta.features) != meta.input_shape[1]:
+        numeric = meta.input_dtype == "float32"  # numeric windows: one value per feature at every step
+        if numeric and (len(meta.input_shape) != 2 or len(meta.features) != meta.input_shape[1]):
             raise ValueError(
                 f"meta.json: input_shape {meta.input_shape} must be [T, F] with F = {len(meta.features)} "
                 "features; the file was changed after training: delete the run or train it again."
@@ -77,10 +77,15 @@ class RunMeta:
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
 
+    @property
+    def input_dtype(self) -> str:
+        """The dtype of the model's (first) input: ``float32`` for every run before ``inputs`` was recorded."""
+        return self.inputs[0].get("dtype", "float32") if self.inputs else "float32"
+
     def check_model_io(self, inputs: tuple, outputs: tuple, what: str) -> None:
         """Refuse a model whose shapes (batch axis first) do not fit this run; ``what`` names the file."""
         want_in = (None, *self.input_shape)
-        want_out = (None, *OUTPUTS[self.task](self)) if self.task in OUTPUTS else None
+        want_out = (None, *TASK_KINDS.get(self.task).outputs(self)) if self.task in TASK_KINDS else None
         fits = _fits(inputs, want_in) and (want_out is None or _fits(outputs, want_out))
         if not fits:
             raise ValueError(

@@ -173,3 +173,13 @@ def test_a_savedmodel_that_does_not_fit_its_run_is_refused(trained_run, tmp_path
     run = RunStore(tmp_path).read(trained_run.run_id)
     with pytest.raises(ValueError, match=r"takes inputs \(None, 7, 1\).*does not belong to this run"):
         load_serving(run, trust=True)
+
+
+def test_a_run_keeps_its_task_inputs_and_assets_and_the_zip_carries_them(trained_run):
+    import io
+    import zipfile
+
+    assert trained_run.meta.inputs == [{"name": "window", "shape": [50, 1], "dtype": "float32"}]
+    assert trained_run.meta.assets == ["scaler.json"] and (trained_run.path / "scaler.json").is_file()
+    names = zipfile.ZipFile(io.BytesIO(zip_bytes(trained_run))).namelist()
+    assert f"{trained_run.run_id}/scaler.json" in names

@@ -17,6 +17,7 @@ META = {
 def test_a_meta_json_of_today_loads_with_defaults_filled_once():
     meta = RunMeta.from_dict(META)  # no "classes": a forecast run's meta.json omitted it
     assert meta.classes is None and meta.lookback == 12 and meta.units == {"y": ""}
+    assert meta.inputs is None and meta.assets == [] and meta.input_dtype == "float32"  # older runs: one float input
     assert RunMeta.from_dict(json.loads(json.dumps(meta.to_dict()))) == meta
     with pytest.raises(dataclasses.FrozenInstanceError):
         meta.status = "completed"

@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from seqlab.app import results
+from seqlab.app.task_views import OUTCOMES, view_for, view_of
 from seqlab.data import SequenceData
 from seqlab.inspect import GradientTrace, LayerTrace, Trace, pca
 from seqlab.plots import (
@@ -92,9 +93,9 @@ def pick_run(runs: list[Run], recurrent: list[Run]) -> Run:
     return by_id[run_id]
 
 
-def time_axis(data: SequenceData, forecast: bool, origin: int, steps: int) -> tuple[list, str, pd.Index]:
-    """The input steps: labels (a forecast window's timestamps, else 1 .. T), axis title, table index."""
-    if forecast:
+def time_axis(data: SequenceData, series: bool, origin: int, steps: int) -> tuple[list, str, pd.Index]:
+    """The input steps: labels (the timestamps of a window of a series, else 1 .. T), axis title, table index."""
+    if series:
         time = list(data.frame.index[origin - data.lookback : origin])
         index = pd.Index([t.strftime("%a %d %b %H:%M") if hasattr(t, "strftime") else int(t) for t in time],
                          name="time")
@@ -169,25 +170,39 @@ def equations_panel(layer: LayerTrace) -> None:
 
 
 def sample_outcome(run: Run, data: SequenceData, outputs, y_true: np.ndarray) -> None:
-    """The model's answer for this input against the truth, as the task reads it."""
-    task = results.task_of(run)
-    if task == "forecast":
-        err = np.abs(np.asarray(outputs) - np.asarray(y_true)).mean()
-        target, unit = results.target_unit(run)
-        st.metric("Forecast MAE on this window", f"{err:.3g} {unit}".strip(), border=True,
-                  help=f"The model's {data.horizon}-step forecast of {target} from these inputs, against the truth.")
-    elif task in ("classify", "label") and data.classes:
+    """The model's answer for this input against the truth, as the run's task reads it (``OUTCOMES``)."""
+    view_of(OUTCOMES, results.task_of(run), lambda *args: None)(run, data, outputs, y_true)
+
+
+@view_for(OUTCOMES, "forecast")
+def _forecast_outcome(run: Run, data: SequenceData, outputs, y_true: np.ndarray) -> None:
+    err = np.abs(np.asarray(outputs) - np.asarray(y_true)).mean()
+    target, unit = results.target_unit(run)
+    st.metric("Forecast MAE on this window", f"{err:.3g} {unit}".strip(), border=True,
+              help=f"The model's {data.horizon}-step forecast of {target} from these inputs, against the truth.")
+
+
+@view_for(OUTCOMES, "classify")
+def _class_outcome(run: Run, data: SequenceData, outputs, y_true: np.ndarray) -> None:
+    if data.classes:
+        predicted = int(np.asarray(outputs).argmax(axis=-1))
+        st.metric("Predicted class", data.classes[predicted], f"true: {data.classes[int(y_true)]}",
+                  delta_color="off", delta_arrow="off", border=True)
+
+
+@view_for(OUTCOMES, "label")
+def _labels_outcome(run: Run, data: SequenceData, outputs, y_true: np.ndarray) -> None:
+    if data.classes:
         predicted = np.asarray(outputs).argmax(axis=-1)
-        if task == "classify":
-            st.metric("Predicted class", data.classes[int(predicted)], f"true: {data.classes[int(y_true)]}",
-                      delta_color="off", delta_arrow="off", border=True)
-        else:
-            right = int((predicted == np.asarray(y_true)).sum())
-            st.metric("Steps labelled right", f"{right} of {len(predicted)}", border=True)
-    elif task == "regress":
-        target, unit = results.target_unit(run)
-        st.metric(f"Predicted {target}", f"{float(np.ravel(outputs)[0]):.4g} {unit}".strip(),
-                  f"true: {float(np.ravel(y_true)[0]):.4g}", delta_color="off", delta_arrow="off", border=True)
+        right = int((predicted == np.asarray(y_true)).sum())
+        st.metric("Steps labelled right", f"{right} of {len(predicted)}", border=True)
+
+
+@view_for(OUTCOMES, "regress")
+def _regression_outcome(run: Run, data: SequenceData, outputs, y_true: np.ndarray) -> None:
+    target, unit = results.target_unit(run)
+    st.metric(f"Predicted {target}", f"{float(np.ravel(outputs)[0]):.4g} {unit}".strip(),
+              f"true: {float(np.ravel(y_true)[0]):.4g}", delta_color="off", delta_arrow="off", border=True)
 
 
 # ---------------------------------------------------------------- the pictures

@@ -14,6 +14,7 @@ import streamlit as st
 from seqlab.app import cache, state
 from seqlab.app.format import duration, steps_as_time
 from seqlab.app.results import model_title
+from seqlab.app.task_views import PLAN_TEXT, view_for, view_of
 from seqlab.plots import loss_curves
 from seqlab.runs import Run
 from seqlab.tasks import get_task
@@ -73,21 +74,39 @@ def describe_task(facts: dict, spec: ExperimentSpec) -> str:
         f"{n['train']:,} training examples ({batches:,} batches per epoch), {n['val']:,} validation, "
         f"{n['test']:,} test."
     )
-    target = f"**{facts['target']}**"
-    if facts["task"] == "forecast":
-        lookback, horizon = facts["lookback"], facts["horizon"]
-        look_time, hor_time = steps_as_time(facts["index"], lookback), steps_as_time(facts["index"], horizon)
-        return (
-            f"Forecast {target} {horizon} steps" + (f" ({hor_time})" if hor_time else "")
-            + f" ahead from the last {lookback}" + (f" ({look_time})" if look_time else "")
-            + f" of {features}. " + counts
-        )
-    what = {
-        "regress": f"its {target} ({facts['horizon']} value{'s' if facts['horizon'] != 1 else ''})",
-        "classify": f"its {target}, one of {facts['classes']} classes",
-        "label": f"the {target} class at every step ({facts['classes']} classes)",
-    }.get(facts["task"], target)
-    return f"Read sequences of {facts['lookback']} steps of {features}; predict {what}. " + counts
+    plan = view_of(PLAN_TEXT, facts["task"], _plain_plan)
+    return plan(facts, f"**{facts['target']}**", features) + " " + counts
+
+
+def _plain_plan(facts: dict, target: str, features: str) -> str:
+    return f"Read sequences of {facts['lookback']} steps of {features}; predict {target}."
+
+
+@view_for(PLAN_TEXT, "forecast")
+def _forecast_plan(facts: dict, target: str, features: str) -> str:
+    lookback, horizon = facts["lookback"], facts["horizon"]
+    look_time, hor_time = steps_as_time(facts["index"], lookback), steps_as_time(facts["index"], horizon)
+    return (
+        f"Forecast {target} {horizon} steps" + (f" ({hor_time})" if hor_time else "")
+        + f" ahead from the last {lookback}" + (f" ({look_time})" if look_time else "")
+        + f" of {features}."
+    )
+
+
+@view_for(PLAN_TEXT, "regress")
+def _regression_plan(facts: dict, target: str, features: str) -> str:
+    values = f"{facts['horizon']} value{'s' if facts['horizon'] != 1 else ''}"
+    return _plain_plan(facts, f"its {target} ({values})", features)
+
+
+@view_for(PLAN_TEXT, "classify")
+def _class_plan(facts: dict, target: str, features: str) -> str:
+    return _plain_plan(facts, f"its {target}, one of {facts['classes']} classes", features)
+
+
+@view_for(PLAN_TEXT, "label")
+def _labels_plan(facts: dict, target: str, features: str) -> str:
+    return _plain_plan(facts, f"the {target} class at every step ({facts['classes']} classes)", features)
 
 
 def loss_figure(job: Job, unit: str, loss: str):

@@ -3,7 +3,8 @@
 Every task (forecast, regress, classify, label) writes ``metrics.json`` as
 ``{"model": {...}, "baselines": {...}}`` and ``predictions.npz`` with
 ``y_true``, ``y_pred``, ``origin`` and ``baseline_<name>``; the views here read
-those, and choose the figure by the run's task.
+those. Each task's figures are registered for it (``seqlab.app.task_views``)
+beside their code, and chosen by the run's task.
 """
 
 from __future__ import annotations
@@ -13,10 +14,20 @@ import pandas as pd
 import streamlit as st
 
 from seqlab.app import cache
+from seqlab.app.task_views import (
+    OUTPUT_TEXT,
+    PREDICTIONS,
+    SERVING,
+    in_target_unit,
+    is_series,
+    view_for,
+    view_of,
+)
 from seqlab.app.format import (
     baseline_label,
     best_baseline,
     duration,
+    higher_is_better,
     metric_label,
     metric_unit,
     metric_value,
@@ -89,7 +100,7 @@ def headline(run: Run, per_row: int = 2) -> None:
         if key == primary and base:
             gain = skill(run.metrics, task=task)
             better = gain > 0
-            if key == "accuracy":
+            if higher_is_better(key):  # a share in %: the gain in points
                 delta = f"{gain:+.1f} points vs best baseline"
             else:
                 delta = f"{-gain:+.1f} % vs best baseline"
@@ -102,7 +113,7 @@ def headline(run: Run, per_row: int = 2) -> None:
             f"Test {metric_label(key, '').split(' (')[0]}",
             with_unit(value, metric_unit(key, unit), 4),
             delta,
-            delta_color="normal" if key == "accuracy" else "inverse",
+            delta_color="normal" if higher_is_better(key) else "inverse",
             help=help_text,
             border=True,
         )
@@ -123,16 +134,16 @@ def metrics_block(run: Run) -> None:
     st.dataframe(style_best(table), width="stretch")
     st.caption(
         "On the test split, in the target's unit. The best value of each column is highlighted "
-        "(lowest error, highest accuracy). " + BASELINE_NOTES.get(task_of(run), "")
+        "(lowest error, highest accuracy). " + baseline_note(task_of(run))
     )
 
 
-BASELINE_NOTES = {
-    "forecast": "Naive repeats the last value; seasonal naive repeats the same time one season earlier.",
-    "regress": "The mean baseline always predicts the training mean.",
-    "classify": "The majority baseline always predicts the most frequent training class.",
-    "label": "Majority predicts the most frequent class everywhere; memoryless the most frequent at each step.",
-}
+def baseline_note(task: str) -> str:
+    """What the task's baselines predict (``Task.baselines``); empty for an unknown task."""
+    try:
+        return get_task(task).baselines
+    except ValueError:
+        return ""
 
 
 # ---------------------------------------------------------------- test-split views
@@ -161,7 +172,7 @@ def _time_label(index: pd.Index, row: int) -> str:
 def pick_test_item(run: Run, data: SequenceData, count: int, key: str, label: str | None = None) -> int:
     """A slider over the test split: forecast origins as times, else sample numbers."""
     origins = data.splits["test"].origin
-    if task_of(run) == "forecast":
+    if is_series(task_of(run)):
         return st.select_slider(
             label or "Test window (forecast origin)",
             options=list(range(count)),
@@ -192,36 +203,46 @@ def forecast_parts(run: Run, data: SequenceData, origin: int) -> tuple[pd.Series
 
 
 def predictions_view(run: Run, key: str) -> None:
-    """The test-split figure that fits the run's task."""
+    """The test-split figure registered for the run's task (``PREDICTIONS``)."""
     loaded = _run_data(run)
     if loaded is None:
         return
     preds, data = loaded
-    task = task_of(run)
+    view_of(PREDICTIONS, task_of(run), _no_figure)(run, preds, data, key)
+
+
+def _no_figure(run: Run, preds: dict, data: SequenceData, key: str) -> None:
+    st.info(f"No figure for {task_of(run)!r} runs yet; the metrics above say how it did.")
+
+
+@view_for(PREDICTIONS, "regress")
+def _regression_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
     target, unit = target_unit(run)
-    if task == "forecast":
-        _forecast_view(run, preds, data, key)
-    elif task == "regress":
-        fig = predicted_vs_actual(
-            preds["y_true"], preds["y_pred"], name=target, unit=unit,
-            baseline=preds.get("baseline_mean"), baseline_name=baseline_label("mean"),
-        )
-        st.plotly_chart(fig, key=f"{key}.scatter")
-        st.caption("Every test sequence: the closer to the dashed diagonal, the better.")
-    elif task == "classify":
-        classes = classes_of(run, data)
-        st.plotly_chart(confusion_matrix(preds["y_true"], preds["y_pred"], classes), key=f"{key}.confusion")
-        st.caption("Test sequences by true class (rows) and predicted class (columns): a good model fills the diagonal.")
-    elif task == "label":
-        classes = classes_of(run, data)
-        i = pick_test_item(run, data, len(preds["origin"]), key=f"{key}.item")
-        rows = {"truth": preds["y_true"][i], "model": preds["y_pred"][i]}
-        rows.update({baseline_label(k.removeprefix("baseline_")): preds[k][i] for k in preds if k.startswith("baseline_")})
-        st.plotly_chart(label_sequence(rows, classes, title=f"Test sequence #{i + 1}"), key=f"{key}.labels")
-    else:
-        st.info(f"No figure for {task!r} runs yet; the metrics above say how it did.")
+    fig = predicted_vs_actual(
+        preds["y_true"], preds["y_pred"], name=target, unit=unit,
+        baseline=preds.get("baseline_mean"), baseline_name=baseline_label("mean"),
+    )
+    st.plotly_chart(fig, key=f"{key}.scatter")
+    st.caption("Every test sequence: the closer to the dashed diagonal, the better.")
 
 
+@view_for(PREDICTIONS, "classify")
+def _confusion_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
+    classes = classes_of(run, data)
+    st.plotly_chart(confusion_matrix(preds["y_true"], preds["y_pred"], classes), key=f"{key}.confusion")
+    st.caption("Test sequences by true class (rows) and predicted class (columns): a good model fills the diagonal.")
+
+
+@view_for(PREDICTIONS, "label")
+def _labels_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
+    classes = classes_of(run, data)
+    i = pick_test_item(run, data, len(preds["origin"]), key=f"{key}.item")
+    rows = {"truth": preds["y_true"][i], "model": preds["y_pred"][i]}
+    rows.update({baseline_label(k.removeprefix("baseline_")): preds[k][i] for k in preds if k.startswith("baseline_")})
+    st.plotly_chart(label_sequence(rows, classes, title=f"Test sequence #{i + 1}"), key=f"{key}.labels")
+
+
+@view_for(PREDICTIONS, "forecast")
 def _forecast_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
     target, unit = target_unit(run)
     i = pick_test_item(run, data, len(preds["origin"]), key=key)
@@ -285,8 +306,8 @@ def serve_view(run: Run, key: str) -> None:
     preds, data = loaded
     test = data.splits["test"]
     task = task_of(run)
-    target, unit = target_unit(run)
-    label = "Test window to predict" if task == "forecast" else "Test sequence to predict"
+    _, unit = target_unit(run)
+    label = "Test window to predict" if is_series(task) else "Test sequence to predict"
     i = pick_test_item(run, data, len(test), key=f"{key}.item", label=label)
     loaded_key = f"{key}.loaded"
     if st.button("Load SavedModel and predict", type="primary", icon=":material/rocket_launch:", key=f"{key}.go"):
@@ -306,63 +327,81 @@ def serve_view(run: Run, key: str) -> None:
     except ValueError as err:
         st.error(f"Could not serve the SavedModel: {err}")
         return
-    served = serve(test.x[i : i + 1])[0]  # (1, T, F) raw units -> one prediction
+    served = serve(test.x[i : i + 1])[0]  # (1, ...) raw inputs -> one prediction
     same = i < len(preds["origin"]) and int(preds["origin"][i]) == int(test.origin[i])
     stored = preds.get("probabilities", preds["y_pred"])[i] if same else None
     gap = float(np.abs(np.asarray(served) - np.asarray(stored)).max()) if stored is not None else None
 
-    if task == "forecast":
-        origin = int(test.origin[i])
-        history, actual = forecast_parts(run, data, origin)
-        forecasts = {"SavedModel forecast": pd.Series(served, actual.index)}
-        if stored is not None:
-            forecasts["forecast stored at training"] = pd.Series(stored, actual.index)
-        fig = forecast_window(
-            history, actual, forecasts, unit=unit,
-            title=f"SavedModel forecast of {target} from {_time_label(data.frame.index, origin)}",
-            styles={"forecast stored at training": dict(color="#2ca02c", width=0)},
-        )
-        st.plotly_chart(fig, key=f"{key}.chart")
-        error = with_unit(float(np.abs(served - actual.to_numpy()).mean()), unit)
-        cards = [("MAE of this forecast", error)]
-    elif task == "regress":
-        st.plotly_chart(
-            sample_preview(sample_frame(data, test.origin[i]), list(data.features), data.target, data.units,
-                           title="The input sequence"),
-            key=f"{key}.input",
-        )
-        cards = [
-            (f"Actual {target}", with_unit(float(np.ravel(test.y[i])[0]), unit)),
-            (f"SavedModel {target}", with_unit(float(np.ravel(served)[0]), unit)),
-        ]
-    elif task == "classify":
-        classes = classes_of(run, data)
-        truth = int(test.y[i])
-        bars = {"SavedModel": served}
-        if stored is not None:
-            bars["stored at training"] = stored
-        left, right = st.columns(2)
-        left.plotly_chart(
-            sample_preview(sample_frame(data, test.origin[i]), list(data.features), data.target, data.units,
-                           classes=classes, title="The input sequence"),
-            key=f"{key}.input",
-        )
-        right.plotly_chart(class_probabilities(bars, classes, truth), key=f"{key}.probs")
-        cards = [("True class", classes[truth]), ("SavedModel predicts", classes[int(np.argmax(served))])]
-    elif task == "label":
-        classes = classes_of(run, data)
-        rows = {"truth": test.y[i], "SavedModel": np.argmax(served, axis=-1)}
-        st.plotly_chart(label_sequence(rows, classes, title="SavedModel labels"), key=f"{key}.labels")
-        cards = [("Steps right", f"{int((rows['SavedModel'] == rows['truth']).sum())} of {len(rows['truth'])}")]
-    else:
-        st.write(served)
-        cards = []
+    cards = view_of(SERVING, task, _served_as_is)(run, data, i, served, stored, key)
     if gap is not None:
-        gap_unit = unit if task in ("forecast", "regress") else ""
+        gap_unit = unit if in_target_unit(task) else ""
         cards.append(("Largest gap to the training-time prediction", with_unit(gap, gap_unit, 2)))
     for col, (label, value) in zip(st.columns(max(len(cards), 1)), cards):
         col.metric(label, value, border=True, help=SERVE_HELP if label.startswith("Largest") else None)
     st.caption(f"Served from `{run.savedmodel_path}` with `seqlab.export.load_serving` (TensorFlow only).")
+
+
+def _served_as_is(run: Run, data: SequenceData, i: int, served, stored, key: str) -> list:
+    st.write(served)
+    return []
+
+
+@view_for(SERVING, "forecast")
+def _served_forecast(run: Run, data: SequenceData, i: int, served, stored, key: str) -> list:
+    target, unit = target_unit(run)
+    origin = int(data.splits["test"].origin[i])
+    history, actual = forecast_parts(run, data, origin)
+    forecasts = {"SavedModel forecast": pd.Series(served, actual.index)}
+    if stored is not None:
+        forecasts["forecast stored at training"] = pd.Series(stored, actual.index)
+    fig = forecast_window(
+        history, actual, forecasts, unit=unit,
+        title=f"SavedModel forecast of {target} from {_time_label(data.frame.index, origin)}",
+        styles={"forecast stored at training": dict(color="#2ca02c", width=0)},
+    )
+    st.plotly_chart(fig, key=f"{key}.chart")
+    return [("MAE of this forecast", with_unit(float(np.abs(served - actual.to_numpy()).mean()), unit))]
+
+
+@view_for(SERVING, "regress")
+def _served_regression(run: Run, data: SequenceData, i: int, served, stored, key: str) -> list:
+    target, unit = target_unit(run)
+    test = data.splits["test"]
+    st.plotly_chart(
+        sample_preview(sample_frame(data, test.origin[i]), list(data.features), data.target, data.units,
+                       title="The input sequence"),
+        key=f"{key}.input",
+    )
+    return [
+        (f"Actual {target}", with_unit(float(np.ravel(test.y[i])[0]), unit)),
+        (f"SavedModel {target}", with_unit(float(np.ravel(served)[0]), unit)),
+    ]
+
+
+@view_for(SERVING, "classify")
+def _served_class(run: Run, data: SequenceData, i: int, served, stored, key: str) -> list:
+    classes = classes_of(run, data)
+    test = data.splits["test"]
+    truth = int(test.y[i])
+    bars = {"SavedModel": served}
+    if stored is not None:
+        bars["stored at training"] = stored
+    left, right = st.columns(2)
+    left.plotly_chart(
+        sample_preview(sample_frame(data, test.origin[i]), list(data.features), data.target, data.units,
+                       classes=classes, title="The input sequence"),
+        key=f"{key}.input",
+    )
+    right.plotly_chart(class_probabilities(bars, classes, truth), key=f"{key}.probs")
+    return [("True class", classes[truth]), ("SavedModel predicts", classes[int(np.argmax(served))])]
+
+
+@view_for(SERVING, "label")
+def _served_labels(run: Run, data: SequenceData, i: int, served, stored, key: str) -> list:
+    classes = classes_of(run, data)
+    rows = {"truth": data.splits["test"].y[i], "SavedModel": np.argmax(served, axis=-1)}
+    st.plotly_chart(label_sequence(rows, classes, title="SavedModel labels"), key=f"{key}.labels")
+    return [("Steps right", f"{int((rows['SavedModel'] == rows['truth']).sum())} of {len(rows['truth'])}")]
 
 
 # ---------------------------------------------------------------- the runs table
@@ -420,12 +459,13 @@ def io_summary(run: Run) -> str:
     inputs = f"{meta.lookback} steps × {len(features)} features"
     if len(features) <= 4:
         inputs += f" ({', '.join(features)})"
-    target, task = meta.target, task_of(run)
-    classes = meta.classes or []
-    outputs = {
-        "forecast": f"{meta.horizon} steps of {target}",
-        "regress": f"{target}" + (f" ({meta.horizon} values)" if meta.horizon != 1 else ""),
-        "classify": f"{target} (one of {len(classes)} classes)",
-        "label": f"{target} at every step ({len(classes)} classes)",
-    }.get(task, target)
+    outputs = view_of(OUTPUT_TEXT, task_of(run), lambda meta: meta.target)(meta)
     return f"input {inputs} → {outputs}"
+
+
+view_for(OUTPUT_TEXT, "forecast")(lambda meta: f"{meta.horizon} steps of {meta.target}")
+view_for(OUTPUT_TEXT, "regress")(
+    lambda meta: f"{meta.target}" + (f" ({meta.horizon} values)" if meta.horizon != 1 else "")
+)
+view_for(OUTPUT_TEXT, "classify")(lambda meta: f"{meta.target} (one of {len(meta.classes or [])} classes)")
+view_for(OUTPUT_TEXT, "label")(lambda meta: f"{meta.target} at every step ({len(meta.classes or [])} classes)")

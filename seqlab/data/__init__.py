@@ -1,7 +1,8 @@
 """Datasets: a registry of named, offline datasets and their windowing."""
 
 from seqlab.data.registry import DatasetInfo, get_dataset, list_datasets, load_dataset
-from seqlab.data.sequence_data import TASKS, Scaler, SequenceData, Split
+from seqlab.data.scaler import Scaler
+from seqlab.data.sequence_data import TASKS, SequenceData, Split
 
 # Importing the modules registers their datasets.
 from seqlab.data import adding, copy_task, digits, energy, mackey_glass, synthetic  # noqa: E402,F401  isort: skip

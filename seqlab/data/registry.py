@@ -12,8 +12,9 @@ from typing import Callable
 
 import pandas as pd
 
-from seqlab.checks import Range, bounds_table, resolve_against_defaults, shown
+from seqlab.checks import Range, bounds_table, resolve_against_defaults
 from seqlab.data.sequence_data import TASKS, SequenceData
+from seqlab.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -52,26 +53,27 @@ class DatasetInfo:
         }
 
 
-_REGISTRY: dict[str, DatasetInfo] = {}
+def check_task(task: str) -> None:
+    """A task kind named by a dataset or an architecture must be one of ``TASKS``."""
+    if task not in TASKS:
+        raise ValueError(f"Unknown task {task!r}; valid tasks: {', '.join(TASKS)}.")
+
+
+DATASETS: Registry[DatasetInfo] = Registry("dataset", check=lambda info: check_task(info.task))
 
 
 def register(info: DatasetInfo) -> DatasetInfo:
-    if info.task not in TASKS:
-        raise ValueError(f"task must be one of {TASKS}, got {info.task!r}.")
-    _REGISTRY[info.name] = info
-    return info
+    return DATASETS.register(info.name, info)
 
 
 def list_datasets(task: str | None = None) -> list[DatasetInfo]:
-    if task is not None and task not in TASKS:
-        raise ValueError(f"Unknown task {task!r}; valid tasks: {', '.join(TASKS)}.")
-    return [d for d in _REGISTRY.values() if task is None or d.task == task]
+    if task is not None:
+        check_task(task)
+    return DATASETS.list(lambda d: task is None or d.task == task)
 
 
 def get_dataset(name: str) -> DatasetInfo:
-    if not isinstance(name, str) or name not in _REGISTRY:
-        raise ValueError(f"Unknown dataset {shown(name)}; valid datasets: {', '.join(sorted(_REGISTRY))}.")
-    return _REGISTRY[name]
+    return DATASETS.get(name)
 
 
 def resolve_options(name: str, options: dict | None) -> dict:

@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from seqlab.data.registry import DatasetInfo, register
-from seqlab.data.sequence_data import Scaler, SequenceData, Split
+from seqlab.data.scaler import Scaler
+from seqlab.data.sequence_data import SequenceData, Split
 from seqlab.data.windowing import split_points
 
 SAMPLE_OPTIONS = ("val_fraction", "test_fraction")

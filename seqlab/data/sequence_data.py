@@ -1,4 +1,10 @@
-"""SequenceData: what every dataset loader returns, whatever the task."""
+"""SequenceData: what every dataset loader returns, whatever the task.
+
+The container assumes no dtype and no fixed length: a split holds inputs
+``x`` and targets ``y`` of any dtype (float windows, token ids), with an
+optional ``mask`` for variable-length sequences. What numeric data adds, the
+``Scaler``, is an optional field that the numeric tasks use.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+
+from seqlab.data.scaler import Scaler
 
 # forecast: windows of one series -> the next H values; regress: a sequence -> real values
 # (many-to-one); classify: a sequence -> one class (many-to-one); label: a class at every
@@ -15,40 +23,26 @@ TASKS = ("forecast", "regress", "classify", "label", "language", "translate")
 
 @dataclass(frozen=True)
 class Split:
-    """One chronological split of windows.
+    """One split of examples: inputs, targets, where each came from, and which steps are real.
 
-    ``x`` is ``(N, T, F)`` in the data's own units; ``y`` is ``(N, H)`` for a
-    forecast or a regression, ``(N,)`` class ids for classify, ``(N, T)`` class
-    ids for label. ``origin`` is, for a forecast, the row of the frame at which
-    each window's first target step lies (used by baselines and plots); for
-    independent sequences, the sample number (level ``sample`` of the frame).
+    For the numeric tasks ``x`` is ``(N, T, F)`` floats in the data's own
+    units; ``y`` is ``(N, H)`` for a forecast or a regression, ``(N,)`` class
+    ids for classify, ``(N, T)`` class ids for label. Other tasks may hold
+    token ids ``(N, T)`` or anything a task's inputs declare. ``origin`` is,
+    for a forecast, the row of the frame at which each window's first target
+    step lies (used by baselines and plots); for independent sequences, the
+    sample number (level ``sample`` of the frame). ``mask``: ``(N, T)``
+    booleans, ``False`` on padding, for variable-length sequences (``None``:
+    every step is real).
     """
 
     x: np.ndarray
     y: np.ndarray
     origin: np.ndarray
+    mask: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.x)
-
-
-@dataclass(frozen=True)
-class Scaler:
-    """Per-feature mean and standard deviation, fitted on the training rows only."""
-
-    mean: np.ndarray
-    std: np.ndarray
-
-    @classmethod
-    def fit(cls, values: np.ndarray) -> "Scaler":
-        std = values.std(axis=0)
-        # A constant column (e.g. a flag that never changes in train) must not divide by 0.
-        return cls(values.mean(axis=0), np.where(std > 0, std, 1.0))
-
-    @classmethod
-    def identity(cls, features: int) -> "Scaler":
-        """No scaling: for inputs already in a unit range (one-hot symbols, the adding problem)."""
-        return cls(np.zeros(features), np.ones(features))
 
 
 @dataclass(frozen=True)
@@ -73,7 +67,8 @@ class SequenceData:
         seasons: season name -> period in steps (``{"day": 48, "week": 336}``),
             for seasonal-naive baselines.
         splits: ``"train"``, ``"val"``, ``"test"`` -> ``Split``.
-        scaler: fitted on the training rows, over ``features``.
+        scaler: numeric data only: fitted on the training rows, over
+            ``features`` (``None`` for data that is not scaled, e.g. tokens).
         options: the resolved loader options, for the run's spec.
         classes: class names, index = class id (classify and label tasks).
     """
@@ -87,7 +82,7 @@ class SequenceData:
     lookback: int
     horizon: int
     splits: dict[str, Split]
-    scaler: Scaler
+    scaler: Scaler | None = None
     seasons: dict[str, int] = field(default_factory=dict)
     options: dict = field(default_factory=dict)
     classes: tuple[str, ...] = ()
@@ -97,8 +92,9 @@ class SequenceData:
         return self.features.index(self.target)
 
     @property
-    def input_shape(self) -> tuple[int, int]:
-        return (self.lookback, len(self.features))
+    def input_shape(self) -> tuple[int, ...]:
+        """One example's inputs after the batch axis: ``(T, F)`` for numeric windows."""
+        return tuple(self.splits["train"].x.shape[1:])
 
     @property
     def target_series(self) -> np.ndarray:

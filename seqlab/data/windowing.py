@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from seqlab.data.sequence_data import Scaler, SequenceData, Split
+from seqlab.data.scaler import Scaler
+from seqlab.data.sequence_data import SequenceData, Split
 from seqlab.limits import check_data_size
 
 

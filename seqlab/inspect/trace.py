@@ -1,14 +1,20 @@
-r"""Trace a model's recurrent layers step by step: hidden states, cell states, gates.
+r"""Trace a model's layers from the inside: probes per layer type, each returning named arrays with axes.
 
-``trace(model, window)`` runs the model once, in its own graph order, and runs
-every recurrent layer by calling its cell's own ``step`` at each time step,
+``trace(model, window)`` runs the model once through a copy of its graph that
+shares its layers (``keras.models.clone_model(call_function=...)``, public
+Keras API); every layer that has a **probe** runs through it. A probe is
+registered per layer class (``register_probe``) and records named arrays with
+declared axes: ``("time", "unit")`` for a recurrent cell's internals; next,
+``("query", "key")`` for attention weights or ``("state", "time")`` for an
+HMM's posteriors. The recurrent probe runs every recurrent layer by calling
+its cell's own ``step`` at each time step,
 collecting the internals that ``step`` returns (LSTM: ``i, f, o, c_tilde, c,
 h``; GRU: ``z, r, h_tilde, h``; Elman: ``pre_activation, h``; ESN:
 ``h_tilde, h``). The maths exists once, in the cell: the trace and the layer
 run the same function, so the traced states are the states the layer computed
 (a test checks the traced output against the layer's own to 1e-5).
 
-Layers that are not recurrent (the input ``Normalization``, the head) run as
+Layers without a probe (the input ``Normalization``, the head) run as
 they are, so a second recurrent layer is traced on the first one's traced
 output sequence. ``keras.layers.Bidirectional`` wrappers are traced in both
 directions, each labelled. Masks carried by the inputs are honoured as
@@ -76,6 +82,7 @@ class LayerTrace(Directional):
         mask: ``(T,)`` booleans, ``False`` where the step was skipped; ``None`` without a mask.
         output: what the layer returned for this direction (``(T, units)`` or ``(units,)``).
         variant: the LSTM variant, when there is one.
+        axes: array name -> the names of its axes (``("time", "unit")`` for every cell internal).
     """
 
     name: str
@@ -88,6 +95,7 @@ class LayerTrace(Directional):
     mask: np.ndarray | None = None
     output: np.ndarray | None = None
     variant: str | None = None
+    axes: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def units(self) -> int:
@@ -148,7 +156,30 @@ class Trace:
         return len(self.layers)
 
 
-# ---------------------------------------------------------------- what can be traced
+# ---------------------------------------------------------------- probes, per layer class
+
+# (tracer, layer) -> a function with the layer's call arguments that runs the
+# layer while recording its internals on the tracer.
+Probe = Callable[["_Tracer", object], Callable]
+PROBES: dict[type, Probe] = {}
+CELL_AXES = ("time", "unit")  # row t: the step that read x_t; column: one unit of the cell
+
+
+def register_probe(layer_class: type) -> Callable[[Probe], Probe]:
+    """Decorator: ``probe`` traces every layer of ``layer_class`` (and its subclasses)."""
+
+    def register(probe: Probe) -> Probe:
+        PROBES[layer_class] = probe
+        return probe
+
+    return register
+
+
+def probe_for(layer) -> Probe | None:
+    """The probe of the nearest class of ``layer`` that has one (``None``: the layer runs as it is)."""
+    if isinstance(layer, keras.layers.Bidirectional) and not isinstance(layer.forward_layer, keras.layers.RNN):
+        return None  # a wrapper around a layer that is not recurrent has no cell to step
+    return next((PROBES[cls] for cls in type(layer).__mro__ if cls in PROBES), None)
 
 
 def is_recurrent(layer) -> bool:
@@ -200,8 +231,29 @@ def cell_equations(cell) -> list[str]:
 # ---------------------------------------------------------------- the traced run
 
 
+class _Probed(keras.layers.Layer):
+    """Stands for ``layer`` in the traced copy of a graph: same outputs, computed by its probe."""
+
+    def __init__(self, layer, run: Callable):
+        super().__init__(name=f"traced_{layer.name}", dtype=layer.dtype_policy)
+        self.traced, self.run = layer, run
+        self.supports_masking = True
+        self.built = True
+
+    def call(self, *args, **kwargs):
+        return self.run(*args, **kwargs)
+
+    def compute_output_spec(self, *args, **kwargs):
+        kwargs.pop("training", None)
+        kwargs.pop("mask", None)
+        return self.traced.compute_output_spec(*args, **kwargs)
+
+    def compute_mask(self, inputs, previous_mask=None):
+        return self.traced.compute_mask(inputs, previous_mask)
+
+
 class _Tracer:
-    """Runs a model's graph with its recurrent layers stepped through their cells."""
+    """Runs a model with every layer that has a probe stepped through it."""
 
     def __init__(self, time_labels: list, perturb: Perturb | None = None):
         self.time_labels = time_labels
@@ -211,36 +263,38 @@ class _Tracer:
     # -- graph
 
     def run(self, model, inputs):
-        if is_recurrent(model):
-            return self._layer(model)(inputs)
-        if isinstance(model, keras.Sequential):
-            graph = getattr(model, "_functional", None)
-            if graph is None:  # not built as a graph: its layers form a chain
-                x = inputs
-                for layer in model.layers:
-                    x = self._operation(layer)(x)
-                return x
-            model = graph
-        if not hasattr(model, "_run_through_graph"):
+        probe = probe_for(model)
+        if probe is not None:
+            return probe(self, model)(inputs)
+        if isinstance(model, keras.Sequential) and not model.built:  # no graph yet: its layers form a chain
+            x = inputs
+            for layer in model.layers:
+                x = self.run(layer, x) if isinstance(layer, keras.Model) or probe_for(layer) else layer(x)
+            return x
+        if not isinstance(model, keras.Model):
             raise ValueError(
                 f"Cannot trace a {type(model).__name__}: pass a functional or Sequential model, "
                 "or a recurrent layer."
             )
-        return model._run_through_graph([inputs], operation_fn=self._operation)  # Functional.call's loop
+        if isinstance(model, keras.Sequential):
+            model = keras.Model(model.inputs, model.outputs, name=model.name)  # its graph, same layers
+        try:
+            copy = keras.models.clone_model(
+                model, clone_function=lambda layer: layer, call_function=self._call, recursive=True
+            )
+        except ValueError:
+            raise ValueError(
+                f"Cannot trace a {type(model).__name__}: pass a functional or Sequential model, "
+                "or a recurrent layer."
+            ) from None
+        return copy(inputs, training=False)  # inference: dropout off, as predict
 
-    def _operation(self, op):
-        if is_recurrent(op):
-            return self._layer(op)
-        if isinstance(op, keras.Model):
-            return lambda x, *args, **kwargs: self.run(op, x)
-        call_args = getattr(op, "_call_context_args", {})
-
-        def call(*args, **kwargs):
-            if "training" in call_args:
-                kwargs["training"] = False  # inference: dropout off, as predict
-            return op(*args, **kwargs)
-
-        return call
+    def _call(self, layer, *args, **kwargs):
+        """``clone_model``'s call_function: a probed layer's stand-in, or the layer itself."""
+        probe = probe_for(layer)
+        if probe is None:
+            return layer(*args, **kwargs)
+        return _Probed(layer, probe(self, layer))(*args, **kwargs)
 
     def _layer(self, layer):
         def call(sequences, initial_state=None, mask=None, training=None, **_):
@@ -367,9 +421,17 @@ class _Tracer:
                     mask=mask,
                     output=output,
                     variant=getattr(cell, "variant", None),
+                    axes={n: CELL_AXES for n in arrays},
                 )
             )
         return traces
+
+
+@register_probe(keras.layers.RNN)
+@register_probe(keras.layers.Bidirectional)
+def recurrent_probe(tracer: _Tracer, layer) -> Callable:
+    """Every step of a recurrent layer (both directions of a ``Bidirectional``) through its cell's ``step``."""
+    return tracer._layer(layer)
 
 
 def _step(cell, x_t, states):

@@ -15,8 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from seqlab.checks import Range, bounds_table, resolve_against_defaults, shown
-from seqlab.data.sequence_data import TASKS, SequenceData
+from seqlab.checks import Range, bounds_table, resolve_against_defaults
+from seqlab.data.registry import check_task
+from seqlab.data.sequence_data import SequenceData
+from seqlab.registry import Registry
 
 if TYPE_CHECKING:
     import keras  # the registry itself stays free of Keras: listing must not import TensorFlow
@@ -62,27 +64,26 @@ class Architecture:
         }
 
 
-_REGISTRY: dict[str, Architecture] = {}
+def _check_tasks(arch: Architecture) -> None:
+    for task in arch.tasks:
+        check_task(task)
+
+
+ARCHITECTURES: Registry[Architecture] = Registry("model", check=_check_tasks)
 
 
 def register_architecture(arch: Architecture) -> Architecture:
-    unknown = [t for t in arch.tasks if t not in TASKS]
-    if unknown:
-        raise ValueError(f"Unknown task(s) {unknown}; valid tasks: {', '.join(TASKS)}.")
-    _REGISTRY[arch.name] = arch
-    return arch
+    return ARCHITECTURES.register(arch.name, arch)
 
 
 def list_architectures(task: str | None = None) -> list[Architecture]:
-    if task is not None and task not in TASKS:
-        raise ValueError(f"Unknown task {task!r}; valid tasks: {', '.join(TASKS)}.")
-    return [a for a in _REGISTRY.values() if task is None or task in a.tasks]
+    if task is not None:
+        check_task(task)
+    return ARCHITECTURES.list(lambda a: task is None or task in a.tasks)
 
 
 def get_architecture(name: str, task: str | None = None) -> Architecture:
-    if not isinstance(name, str) or name not in _REGISTRY:
-        raise ValueError(f"Unknown model {shown(name)}; valid models: {', '.join(sorted(_REGISTRY))}.")
-    arch = _REGISTRY[name]
+    arch = ARCHITECTURES.get(name)
     if task is not None and task not in arch.tasks:
         fitting = ", ".join(a.name for a in list_architectures(task))
         raise ValueError(

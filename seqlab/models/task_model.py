@@ -1,9 +1,10 @@
-"""Every seqlab model: raw units in, scaling inside, the architecture's body, the task's head.
+"""Every seqlab model: the task's inputs and preprocessor, the architecture's body, the task's head.
 
-    inputs (B, T, F) -> Normalization -> body -> task head -> outputs
+    task inputs -> task preprocessor -> body -> task head -> outputs
 
-Scaling lives inside the model, so the exported SavedModel takes data in its
-own units (GW, °C, pixel values, ...) and needs no scaler beside it.
+For the numeric tasks that is ``(B, T, F) -> Normalization -> body -> head``.
+The preprocessor lives inside the model, so the exported SavedModel takes
+raw data (GW, °C, pixel values; text next) and needs nothing beside it.
 
 ``TaskModel`` is a functional ``keras.Model`` whose training step also
 reports ``grad_norm``, the global norm of the gradient before clipping: the
@@ -27,9 +28,26 @@ from seqlab.tasks import get_task
 EVAL_BATCH_SIZE = 256  # predict and evaluate in large batches: no gradients are kept
 
 
+# How the shape of an input is named in messages, by its rank after the batch axis.
+AXES = {1: ("T", "T: the steps"), 2: ("T, F", "T: the lookback, F: the features")}
+
+
+def check_input_shape(expected: tuple, got: tuple) -> None:
+    """``got`` (batch axis first) has ``expected``'s rank and sizes where both are known."""
+    if len(got) != len(expected) + 1 or any(
+        e is not None and g is not None and e != g for e, g in zip(expected, got[1:])
+    ):
+        names, meaning = AXES.get(len(expected), (", ".join(f"d{i}" for i in range(len(expected))), ""))
+        sizes = ", ".join(str(e) for e in expected)
+        raise ValueError(
+            f"inputs must have shape (batch, {names}) = (batch, {sizes})"
+            + (f" ({meaning})" if meaning else "") + f", got {got}."
+        )
+
+
 @keras.saving.register_keras_serializable(package="seqlab")
 class TaskModel(keras.Model):
-    """A functional model that checks its input's shape and logs ``grad_norm`` at every batch.
+    """A functional model that checks its inputs' shapes and logs ``grad_norm`` at every batch.
 
     The gradient norm comes from ``train_step`` (TensorFlow backend, as ``run_experiment``);
     under ``MirroredStrategy`` it is the first replica's, before the gradients are summed.
@@ -37,13 +55,9 @@ class TaskModel(keras.Model):
 
     def call(self, inputs, training=None, mask=None):
         # Keras would quietly add a missing feature axis, or fail deep inside a matmul.
-        expected = tuple(self.inputs[0].shape[1:])  # (T, F)
-        got = tuple(inputs.shape)
-        if len(got) != 3 or any(e is not None and g is not None and e != g for e, g in zip(expected, got[1:])):
-            raise ValueError(
-                f"inputs must have shape (batch, T, F) = (batch, {expected[0]}, {expected[1]}) "
-                f"(T: the lookback, F: the features), got {got}."
-            )
+        given = inputs if isinstance(inputs, (list, tuple)) else [inputs]
+        for symbolic, tensor in zip(self.inputs, given):
+            check_input_shape(tuple(symbolic.shape[1:]), tuple(tensor.shape))
         return super().call(inputs, training=training, mask=mask)
 
     def train_step(self, data):
@@ -64,15 +78,14 @@ class TaskModel(keras.Model):
 def build_task_model(
     data: SequenceData, body: Callable[[keras.KerasTensor, bool], keras.KerasTensor], name: str
 ) -> TaskModel:
-    """Wrap ``body(scaled_inputs, sequences)`` with the scaling and the task's head.
+    """Wrap ``body(prepared_inputs, sequences)`` with the task's inputs, preprocessor and head.
 
     ``sequences`` tells the body to return every step ``(B, T, d)`` (labelling)
     instead of the last ``(B, d)``.
     """
     task = get_task(data.task)
-    inputs = keras.Input(shape=data.input_shape, name="window")  # (B, T, F) raw units
-    scaled = keras.layers.Normalization(
-        axis=-1, mean=data.scaler.mean, variance=data.scaler.std**2, name="scale_inputs"
-    )(inputs)
-    outputs = task.head(data, body(scaled, task.sequence_outputs))
-    return TaskModel(inputs, outputs, name=f"{name}_{task.name}")
+    inputs = [keras.Input(shape=spec.shape, dtype=spec.dtype, name=spec.name) for spec in task.inputs(data)]
+    raw = inputs[0] if len(inputs) == 1 else inputs  # raw units (or text): the SavedModel's arguments
+    prepared = task.preprocessor(data)(raw)
+    outputs = task.head(data, body(prepared, task.sequence_outputs))
+    return TaskModel(raw, outputs, name=f"{name}_{task.name}")

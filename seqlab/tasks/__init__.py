@@ -5,9 +5,22 @@ classify (a sequence -> a class), label (a class at every step).
 """
 
 from seqlab.tasks.metrics import METRICS, Metric, get_metric
-from seqlab.tasks.task import Evaluation, Task, get_task, ordered_metrics
+from seqlab.tasks.numeric import InputSpec
+from seqlab.tasks.task import TASK_KINDS, Evaluation, Task, get_task, list_tasks, ordered_metrics, register_task
 
 # Importing the modules registers their tasks.
 from seqlab.tasks import classify, forecast, label, regress  # noqa: E402,F401  isort: skip
 
-__all__ = ["METRICS", "Evaluation", "Metric", "Task", "get_metric", "get_task", "ordered_metrics"]
+__all__ = [
+    "METRICS",
+    "TASK_KINDS",
+    "Evaluation",
+    "InputSpec",
+    "Metric",
+    "Task",
+    "get_metric",
+    "get_task",
+    "list_tasks",
+    "ordered_metrics",
+    "register_task",
+]

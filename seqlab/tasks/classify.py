@@ -80,5 +80,7 @@ CLASSIFY = register_task(
         head=class_head,
         evaluate=evaluate_classification,
         test_metrics=(ACCURACY, CROSS_ENTROPY),
+        outputs=lambda meta: (len(meta.classes or ()),),
+        baselines="The majority baseline always predicts the most frequent training class.",
     )
 )

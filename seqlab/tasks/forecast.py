@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 
 from seqlab.data.sequence_data import SequenceData
 from seqlab.forecasting import baseline_forecasts, forecast_metrics
@@ -17,6 +18,8 @@ from seqlab.tasks.task import Evaluation, Task, against_baselines, register_task
 
 if TYPE_CHECKING:
     import keras
+
+    from seqlab.run_meta import RunMeta
 
 
 def forecast_head(data: SequenceData, features: keras.KerasTensor) -> keras.KerasTensor:
@@ -52,6 +55,27 @@ def evaluate_forecast(data: SequenceData, forecast: np.ndarray) -> Evaluation:
     return Evaluation(metrics, predictions)
 
 
+def frame_window(meta: RunMeta, frame: pd.DataFrame) -> np.ndarray:
+    """The last ``lookback`` rows of ``frame`` as one window ``(1, T, F)``, checked."""
+    features, lookback = meta.features, meta.lookback
+    missing = [c for c in features if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"The input lacks column(s) {missing}; the model needs {features} "
+            f"(in that order, {lookback} rows or more)."
+        )
+    if len(frame) < lookback:
+        raise ValueError(f"The input has {len(frame)} rows; the model needs at least {lookback}.")
+    values = frame.loc[:, features].tail(lookback)
+    non_numeric = [c for c in features if not pd.api.types.is_numeric_dtype(values[c])]
+    if non_numeric:
+        raise ValueError(f"Column(s) {non_numeric} are not numeric; fix the file and retry.")
+    window = values.to_numpy(dtype="float32")
+    if not np.isfinite(window).all():
+        raise ValueError("The last rows of the input contain NaN or infinite values; fill them first.")
+    return window[None]
+
+
 FORECAST = register_task(
     Task(
         name="forecast",
@@ -63,5 +87,9 @@ FORECAST = register_task(
         readout="forecast",
         readout_targets=scaled_targets,
         test_metrics=(MAE, RMSE, MAPE),
+        outputs=lambda meta: (meta.horizon,),
+        baselines="Naive repeats the last value; seasonal naive repeats the same time one season earlier.",
+        series=True,
+        frame_window=frame_window,
     )
 )

@@ -34,5 +34,7 @@ LABEL = register_task(
         head=class_head,
         evaluate=evaluate_labelling,
         test_metrics=(ACCURACY, CROSS_ENTROPY),
+        outputs=lambda meta: (meta.horizon, len(meta.classes or ())),
+        baselines="Majority predicts the most frequent class everywhere; memoryless the most frequent at each step.",
     )
 )

@@ -53,5 +53,7 @@ REGRESS = register_task(
         readout="regression",
         readout_targets=lambda data, y: y,
         test_metrics=(MSE, RMSE, MAE),
+        outputs=lambda meta: (meta.horizon,),
+        baselines="The mean baseline always predicts the training mean.",
     )
 )

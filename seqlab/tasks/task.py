@@ -1,10 +1,26 @@
-"""Task: what a task kind adds to an architecture's body, and how its runs are judged.
+"""Task: a plug-in that says everything a task kind needs, from the model's inputs to the run's files.
 
-Every model is ``inputs -> scaling -> body -> task head``: the architecture owns
-the body, the task owns the head, the loss, the metrics and the evaluation
-against baselines on the test split. ``run_experiment`` asks the task for all
-of these, so ``metrics.json`` has the shape ``{"model": {...}, "baselines":
-{name: {...}}}`` for every task.
+Every model is ``inputs -> preprocessor -> body -> task head``: the
+architecture owns the body; the task owns the rest. It declares
+
+- its **inputs** (name, shape, dtype of each: float windows today, token ids
+  or strings next) and its **preprocessor**, a Keras layer built from the
+  data (``Normalization`` for numbers, a tokeniser for text) that sits inside
+  the model, so the SavedModel serves raw inputs alone;
+- its **head**, **loss** and training **metrics**;
+- how it **predicts** on the test inputs (plain ``model.predict``, or through
+  a decoding function);
+- its **evaluation**: test **metrics** with units and direction
+  (``seqlab.tasks.metrics``) against its **baselines**;
+- the **assets** it saves beside a run's model (scaler statistics today,
+  tokeniser and vocabulary next), inside the run folder so that the signed
+  manifest covers them;
+- what a run's model must output (``outputs``), and whether it can predict
+  from a table of recent rows (``frame_window``).
+
+``run_experiment``, ``build_task_model``, the CLI, export and the dashboard
+ask the task; nothing branches on a task's name. A new kind registers a
+``Task`` with ``register_task`` and its name in ``TASKS``.
 """
 
 from __future__ import annotations
@@ -15,10 +31,17 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from seqlab.data.sequence_data import TASKS, SequenceData
-from seqlab.tasks.metrics import METRICS, Metric
+from seqlab.registry import Registry
+from seqlab.tasks.numeric import InputSpec, load_scaler, numeric_inputs, save_scaler, scale_inputs
+from seqlab.tasks.metrics import METRICS, TARGET_UNIT, Metric
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import keras  # heads import Keras when they build: reading a task's metrics must not import TensorFlow
+    import pandas as pd
+
+    from seqlab.run_meta import RunMeta
 
 
 @dataclass(frozen=True)
@@ -33,6 +56,13 @@ class Evaluation:
     predictions: dict[str, np.ndarray]
 
 
+def plain_predict(model: keras.Model, x: np.ndarray) -> np.ndarray:
+    """``model.predict`` in large batches: one forward pass, no decoding."""
+    from seqlab.models.task_model import EVAL_BATCH_SIZE
+
+    return model.predict(x, batch_size=EVAL_BATCH_SIZE, verbose=0)
+
+
 @dataclass(frozen=True)
 class Task:
     """A task kind.
@@ -43,14 +73,28 @@ class Task:
             rather than the last one ``(B, d)``.
         loss, metrics: what ``model.compile`` gets.
         head: ``(data, features) -> outputs``, the layers after the body.
-        evaluate: ``(data, outputs) -> Evaluation`` from the model's outputs
-            on ``data.splits["test"].x``.
+        evaluate: ``(data, outputs) -> Evaluation`` from what ``predict``
+            returned on ``data.splits["test"].x``; it computes the baselines.
+        outputs: ``(meta) -> shape`` after the batch axis that a run's model
+            must return (refuses a model swapped in from another run).
         readout: name of the head's linear ``Dense`` layer, for architectures
             that fit it in closed form (None: no linear readout).
         readout_targets: ``(data, y) -> targets`` of that ``Dense`` layer
             (what it must output for the model to output ``y``).
         test_metrics: what ``evaluate`` reports, in the order shown, with
             their units and direction; the first is the one the task is judged by.
+        baselines: one sentence saying what the baselines predict.
+        inputs: ``(data) -> (InputSpec, ...)``, the model's inputs.
+        preprocessor: ``(data) -> keras layer`` applied to the inputs inside the model.
+        predict: ``(model, x) -> outputs`` on test inputs.
+        save_assets: ``(folder, data) -> [file names]`` writes what the run
+            needs beside its model into the run folder; ``load_assets``:
+            ``(folder) -> dict`` reads it back (empty for a run that has none).
+        series: the data is one long series cut into windows (the frame is
+            indexed by time, ``origin`` is a row): views show times, and
+            truncated BPTT applies.
+        frame_window: ``(meta, frame) -> (1, ...) inputs`` from a table of
+            recent rows, when the task can predict from one (None: it cannot).
     """
 
     name: str
@@ -59,9 +103,23 @@ class Task:
     metrics: tuple[str, ...]
     head: Callable[[SequenceData, keras.KerasTensor], keras.KerasTensor]
     evaluate: Callable[[SequenceData, np.ndarray], Evaluation]
+    outputs: Callable[[RunMeta], tuple]
     readout: str | None = None
     readout_targets: Callable[[SequenceData, np.ndarray], np.ndarray] | None = None
     test_metrics: tuple[Metric, ...] = ()
+    baselines: str = ""
+    inputs: Callable[[SequenceData], tuple[InputSpec, ...]] = numeric_inputs
+    preprocessor: Callable[[SequenceData], keras.layers.Layer] = scale_inputs
+    predict: Callable[[keras.Model, np.ndarray], np.ndarray] = plain_predict
+    save_assets: Callable[[Path, SequenceData], list[str]] = save_scaler
+    load_assets: Callable[[Path], dict] = load_scaler
+    series: bool = False
+    frame_window: Callable[[RunMeta, pd.DataFrame], np.ndarray] | None = None
+
+    @property
+    def in_target_unit(self) -> bool:
+        """Its outputs are values in the target's unit (its metrics are errors in that unit)."""
+        return any(m.unit == TARGET_UNIT for m in self.test_metrics)
 
 
 def against_baselines(metric: Callable, y_true: np.ndarray, y_pred: np.ndarray, baselines: dict) -> dict:
@@ -72,23 +130,28 @@ def against_baselines(metric: Callable, y_true: np.ndarray, y_pred: np.ndarray, 
     return {"model": metric(y_true, y_pred), "baselines": {name: metric(y_true, b) for name, b in baselines.items()}}
 
 
-_REGISTRY: dict[str, Task] = {}
+def _check_name(task: Task) -> None:
+    if task.name not in TASKS:
+        raise ValueError(f"task must be one of {TASKS}, got {task.name!r}.")
+
+
+TASK_KINDS: Registry[Task] = Registry("task", check=_check_name)
 
 
 def register_task(task: Task) -> Task:
-    if task.name not in TASKS:
-        raise ValueError(f"task must be one of {TASKS}, got {task.name!r}.")
-    _REGISTRY[task.name] = task
-    return task
+    return TASK_KINDS.register(task.name, task)
 
 
 def get_task(name: str) -> Task:
-    try:
-        return _REGISTRY[name]
-    except KeyError:
+    if name not in TASK_KINDS:
         raise ValueError(
-            f"No models can be trained for task {name!r} yet; trainable tasks: {', '.join(_REGISTRY)}."
-        ) from None
+            f"No models can be trained for task {name!r} yet; trainable tasks: {', '.join(TASK_KINDS)}."
+        )
+    return TASK_KINDS.get(name)
+
+
+def list_tasks() -> list[Task]:
+    return TASK_KINDS.list()
 
 
 def ordered_metrics(keys, task: str | None = None) -> list[str]:
@@ -97,6 +160,6 @@ def ordered_metrics(keys, task: str | None = None) -> list[str]:
     The task's own metrics come first, the first being its headline; others
     (or every key, for an unknown task) follow in the order of ``METRICS``.
     """
-    declared = [m.key for m in _REGISTRY[task].test_metrics] if task in _REGISTRY else []
+    declared = [m.key for m in TASK_KINDS.get(task).test_metrics] if task in TASK_KINDS else []
     rank = {key: i for i, key in enumerate(declared + [k for k in METRICS if k not in declared])}
     return sorted(keys, key=lambda k: (rank.get(k, len(rank)), k))

@@ -4,7 +4,8 @@
 
 The fit is ``model.fit`` on the windows, truncated BPTT on the series
 (``spec.tbptt``), or the architecture's own (a closed-form solve); the task
-decides the loss, the metrics and the baselines (``seqlab.tasks``).
+decides the loss, the metrics, the baselines, how the test split is
+predicted and which assets are saved beside the model (``seqlab.tasks``).
 Progress leaves only through ``on_event`` (see ``seqlab.training.events``);
 a set ``cancel`` flag stops training within one batch and the run is still
 written, marked ``cancelled``; a loss that turns NaN or infinite stops it too,
@@ -14,6 +15,7 @@ server's ``max_parameters`` (``seqlab.limits``) is refused before it trains.
 
 from __future__ import annotations
 
+import dataclasses
 import platform
 import threading
 import time
@@ -29,7 +31,6 @@ from seqlab.data import SequenceData, load_dataset
 from seqlab.limits import check_parameters
 from seqlab.manifest import signing_key
 from seqlab.models import build_model, get_architecture
-from seqlab.models.task_model import EVAL_BATCH_SIZE
 from seqlab.run_meta import RunMeta
 from seqlab.runs import Run, RunStore, write_json
 from seqlab.tasks import get_task
@@ -92,7 +93,7 @@ def run_experiment(
     train_seconds = time.monotonic() - started
 
     emit({"type": "status", "message": "evaluating on the test split against the baselines"})
-    evaluation = task.evaluate(data, model.predict(test.x, batch_size=EVAL_BATCH_SIZE, verbose=0))
+    evaluation = task.evaluate(data, task.predict(model, test.x))
     metrics = evaluation.metrics
     status = "diverged" if events.diverged else "cancelled" if events.cancelled else "completed"
     meta = RunMeta(
@@ -107,6 +108,7 @@ def run_experiment(
         lookback=data.lookback,
         horizon=data.horizon,
         classes=list(data.classes) or None,
+        inputs=[spec.as_dict() for spec in task.inputs(data)],
         epochs_run=len(events.history["epoch"]),
         train_seconds=round(train_seconds, 2),
         parameters=int(model.count_params()),
@@ -121,8 +123,9 @@ def run_experiment(
     )
 
     def fill(folder: Path) -> None:
+        assets = task.save_assets(folder, data)  # inside the run folder: the signed manifest covers them
         write_json(folder / "spec.json", spec.to_dict())
-        write_json(folder / "meta.json", meta.to_dict())
+        write_json(folder / "meta.json", dataclasses.replace(meta, assets=assets).to_dict())
         write_json(folder / "metrics.json", metrics)
         write_json(folder / "history.json", events.history)
         np.savez_compressed(folder / "predictions.npz", **evaluation.predictions)

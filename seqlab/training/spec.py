@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from seqlab.checks import RANGES, shown
 from seqlab.data.registry import get_dataset, resolve_options
 from seqlab.models.registry import get_architecture, resolve_model_options
+from seqlab.tasks import get_task, list_tasks
 
 OPTIMIZERS = ("adam", "adamw", "rmsprop", "sgd")  # Keras's own names (keras.optimizers.get)
 OPTIONAL = ("clip_norm", "clip_value")  # None: off
@@ -32,7 +33,8 @@ class ExperimentSpec:
         clip_value: clip every gradient entry to [-clip_value, clip_value]
             (``None``: off). Keras optimizers clip one way: not with clip_norm.
         tbptt: ``[k1, k2]`` trains by truncated BPTT(k1, k2) on the training
-            series (forecast datasets, unidirectional recurrent models): an
+            series (datasets of a series task, i.e. forecast; unidirectional
+            recurrent models): an
             update every k1 steps, gradients through at most k2 steps (see
             ``seqlab.training.tbptt``). ``None``: windows and full BPTT.
         early_stopping: patience in epochs on the validation loss (0: off);
@@ -111,9 +113,10 @@ class ExperimentSpec:
             raise ValueError(f"tbptt must be [k1, k2] with two integers >= 1, or None; got {shown(pair)}.")
         for name, k in zip(("k1", "k2"), pair):
             RANGES["tbptt"].check(f"tbptt {name}", k)
-        if self.task != "forecast":
+        if not get_task(self.task).series:
+            kinds = " and ".join(t.name for t in list_tasks() if t.series)
             raise ValueError(
-                f"tbptt trains on one long series: forecast datasets only; {self.dataset!r} is a {self.task} dataset."
+                f"tbptt trains on one long series: {kinds} datasets only; {self.dataset!r} is a {self.task} dataset."
             )
         if arch.fit is not None:
             raise ValueError(f"Model {self.model!r} is fitted in closed form; tbptt applies to gradient training.")

@@ -1,5 +1,7 @@
 """trace(): the traced states are the layer's own, in every arrangement a model uses."""
 
+import importlib
+
 import keras
 import numpy as np
 import pytest
@@ -196,3 +198,27 @@ def test_a_saved_run_stands_for_its_model(trained_run):
     tr = trace(trained_run, x)  # the shared run is an MLP: nothing recurrent, same outputs
     assert tr.layers == []
     np.testing.assert_allclose(tr.outputs, trained_run.predictions()["y_pred"][0], rtol=1e-4, atol=1e-4)
+
+
+def test_probes_are_chosen_by_layer_class_and_declare_their_axes(monkeypatch):
+    import keras
+
+    tracing = importlib.import_module("seqlab.inspect.trace")  # the module; the package exports trace()
+
+    inputs = keras.Input((5, 2))
+    model = keras.Model(inputs, keras.layers.Dense(1)(keras.layers.GRU(3)(inputs)))
+    tr = tracing.trace(model, np.zeros((5, 2), "float32"))
+    assert tr.layers[0].axes == {name: ("time", "unit") for name in tr.layers[0].arrays}
+    seen = []
+
+    def dense_probe(tracer, layer):
+        def call(x, **kwargs):
+            seen.append(layer.name)
+            return layer(x)
+
+        return call
+
+    monkeypatch.setitem(tracing.PROBES, keras.layers.Dense, dense_probe)
+    assert tracing.probe_for(model.layers[-1]) is dense_probe
+    tracing.trace(model, np.zeros((5, 2), "float32"))
+    assert seen == [model.layers[-1].name]

@@ -1,0 +1,54 @@
+"""Per-task dashboard views: registered where each view is defined, chosen by the run's task.
+
+A page never asks ``if task == ...``: it looks the run's task up in one of
+these registries. A new task kind adds its views with ``@view_for(REGISTRY,
+"its_task")`` beside their code; a task without a view gets the page's
+fallback (the metrics alone, or the raw outputs).
+
+Registries and the signature of their views:
+    PREDICTIONS  (run, preds, data, key) -> None: the test-split figure.
+    SERVING      (run, data, i, served, stored, key) -> [(label, value)]: the
+                 SavedModel's prediction of test item ``i`` drawn; metric cards.
+    OUTCOMES     (run, data, outputs, y_true) -> None: Inspect's answer for one input.
+    OUTPUT_TEXT  (meta) -> str: what a run predicts, for the runs table's line.
+    PLAN_TEXT    (facts) -> str: what a training job will see and predict.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from seqlab.registry import Registry
+from seqlab.tasks import TASK_KINDS
+
+PREDICTIONS: Registry[Callable] = Registry("prediction view")
+SERVING: Registry[Callable] = Registry("serving view")
+OUTCOMES: Registry[Callable] = Registry("inspect outcome view")
+OUTPUT_TEXT: Registry[Callable] = Registry("output description")
+PLAN_TEXT: Registry[Callable] = Registry("training plan description")
+
+
+def view_for(registry: Registry[Callable], *tasks: str) -> Callable[[Callable], Callable]:
+    """Decorator: register the function as ``registry``'s view for each of ``tasks``."""
+
+    def register(view: Callable) -> Callable:
+        for task in tasks:
+            registry.register(task, view)
+        return view
+
+    return register
+
+
+def view_of(registry: Registry[Callable], task: str, fallback: Callable) -> Callable:
+    """The view registered for ``task``, else ``fallback``."""
+    return registry.get(task) if task in registry else fallback
+
+
+def is_series(task: str) -> bool:
+    """The task's data is one series cut into windows (times on the axes), per ``Task.series``."""
+    return task in TASK_KINDS and TASK_KINDS.get(task).series
+
+
+def in_target_unit(task: str) -> bool:
+    """The task's outputs are values in the target's unit (forecasts, regression), not probabilities."""
+    return task in TASK_KINDS and TASK_KINDS.get(task).in_target_unit
