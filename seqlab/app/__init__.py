@@ -5,7 +5,7 @@ the widgets here, a seqlab function, and a figure builder from ``seqlab.plots``.
 
 Keras and TensorFlow are imported here, at module top, in the script thread:
 a first import inside the training worker thread races the script's own
-imports (STYLE.md, measured).
+imports (measured on this stack).
 """
 
 import keras  # noqa: F401  isort: skip

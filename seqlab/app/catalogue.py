@@ -1,4 +1,4 @@
-"""The model families of the lecture notes (DESIGN.md §1), for the Home page.
+"""The model families of the lecture notes, for the Home page.
 
 A family is "available now" when an architecture in the registry names it as
 its ``Architecture.family``; the app never keeps a second list of what exists.
@@ -10,7 +10,7 @@ import pandas as pd
 
 from seqlab.models import list_architectures
 
-# (family, what the notes teach): the rows of DESIGN.md §1, in the lecture's order.
+# (family, what the notes teach): in the order of the lecture notes.
 FAMILIES: tuple[tuple[str, str], ...] = (
     ("Markov chains", "first- and second-order chains over tokens; likelihood; sampling"),
     ("Hidden Markov model", "joint p(x, z); forward algorithm, Viterbi, Baum-Welch (EM) training"),

@@ -1,10 +1,13 @@
-"""seqlab's Keras layers, grouped by family (see DESIGN.md section 2).
+"""seqlab's Keras layers, grouped by family (one package each; see docs/architecture.md).
 
 Each family package lists its public names in its `__all__`; they are all
 importable from here, e.g. `from seqlab.layers import LSTM`.
 """
 
-from seqlab.layers import recurrent
+from seqlab.layers import embedding, language, markov, recurrent
+from seqlab.layers.embedding import *  # noqa: F403  one-hot (A), given (B) and learned (C) embeddings
+from seqlab.layers.language import *  # noqa: F403  the notes' neural language model
+from seqlab.layers.markov import *  # noqa: F403  Markov chains and the hidden Markov model
 from seqlab.layers.recurrent import *  # noqa: F403  the recurrent family's public names
 
-__all__ = [*recurrent.__all__]
+__all__ = [*recurrent.__all__, *embedding.__all__, *language.__all__, *markov.__all__]

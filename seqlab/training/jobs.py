@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 
 # Import the heavy modules here, in the caller's thread: a first import inside
-# the worker thread races the app's own imports (STYLE.md, measured).
+# the worker thread races the app's own imports (measured on this stack).
 from seqlab.limits import current_limits, limit_hint
 from seqlab.runs import Run, RunStore
 from seqlab.training.experiment import run_experiment
