@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from seqlab.app import cache
+from seqlab.app import cache, language_view  # noqa: F401  language_view registers its previews
 from seqlab.app.entry import require_entry
 from seqlab.app.format import steps_as_time
 from seqlab.app.results import sample_frame
-from seqlab.app.task_views import is_series
+from seqlab.app.task_views import DATA_PREVIEWS, is_series
 from seqlab.app.widgets import dataset_picker
 from seqlab.data.windowing import split_points
 from seqlab.plots import dataset_preview, sample_preview
@@ -54,7 +54,9 @@ else:
     else:
         c4.metric("Outputs per sequence", f"{data.horizon}", **plain)
 
-if series:
+if data.task in DATA_PREVIEWS:
+    DATA_PREVIEWS.get(data.task)(info, data)
+elif series:
     val_start, test_start = split_points(len(frame), data.options["val_fraction"], data.options["test_fraction"])
     splits = {"train": (0, val_start), "validation": (val_start, test_start), "test": (test_start, len(frame))}
     st.plotly_chart(dataset_preview(frame, data.target, data.units, splits, title=info.title), key="data.preview")

@@ -47,6 +47,10 @@ layer_names, unreadable = names[run_id]
 if not layer_names:
     view.explain_no_recurrent_layer(results.model_title(run.meta.model), unreadable)
     st.stop()
+if run.meta.input_dtype != "float32":  # token ids: the window editor and the pictures read numbers per feature
+    st.info(f"Inspect traces numeric windows; this {run.meta.task} run reads token ids, which it cannot show yet. "
+            "Pick another run.")
+    st.stop()
 
 try:
     data = cache.dataset(run.spec["dataset"], run.spec.get("data_options", {}))

@@ -34,10 +34,14 @@ with settings:
     with st.container(border=True):
         main = main_data_options(info.defaults)
         st.markdown("**Data**" + (" (windows in time steps)" if is_series(info.task) else ""))
-        data_options = option_grid(info.defaults, f"train.data.{info.name}", main, columns=3, ranges=info.ranges)
+        data_options = option_grid(
+            info.defaults, f"train.data.{info.name}", main, columns=3, choices=info.choices, ranges=info.ranges
+        )
         with st.expander("More data options"):
             others = [k for k in info.defaults if k not in main]
-            data_options.update(option_grid(info.defaults, f"train.data.{info.name}", others, ranges=info.ranges))
+            data_options.update(
+                option_grid(info.defaults, f"train.data.{info.name}", others, choices=info.choices, ranges=info.ranges)
+            )
     with st.container(border=True):
         st.markdown(f"**Model: {arch.title}**")
         model_options = option_grid(

@@ -156,12 +156,18 @@ def _type_error(key: str, value, default) -> str | None:
 
 
 def resolve_against_defaults(
-    owner: str, defaults: dict, options: dict | None, ranges: dict[str, Range] | None = None
+    owner: str,
+    defaults: dict,
+    options: dict | None,
+    ranges: dict[str, Range] | None = None,
+    choices: dict[str, tuple] | None = None,
 ) -> dict:
-    """``defaults`` overridden by ``options``; unknown keys, wrong types and numbers out of range refused.
+    """``defaults`` overridden by ``options``; unknown keys, wrong types, numbers out of range and
+    values outside an option's ``choices`` refused.
 
     ``owner`` names what the options belong to, e.g. ``dataset 'energy'``;
-    ``ranges`` are the owner's own ranges (see ``option_range``).
+    ``ranges`` are the owner's own ranges (see ``option_range``); ``choices``
+    the valid values of options that take one of a few.
     """
     if options is None:
         options = {}
@@ -184,4 +190,8 @@ def resolve_against_defaults(
             bounds.check(key, value, owner)
         if isinstance(defaults[key], float) and isinstance(value, int) and not isinstance(value, bool):
             resolved[key] = float(value)  # 1 for a rate: the same option, spelled as its default
+    for key, valid in (choices or {}).items():
+        if resolved[key] not in valid:
+            listed = ", ".join(map(str, valid))
+            raise ValueError(f"{key} must be one of {listed} for {owner}, got {shown(resolved[key])}.")
     return resolved

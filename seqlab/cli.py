@@ -1,6 +1,6 @@
 """The command line: ``python -m seqlab <command> ...``.
 
-Commands: datasets, models, presets, train, runs, export, predict, delete.
+Commands: datasets, models, presets, train, runs, export, predict, generate, delete.
 Every error (a bad name or value, an unreadable file, a refused path) exits
 with code 2 and one line on stderr, never a traceback. With ``--json`` the last
 line on stdout is one strict JSON object (or list): NaN and infinities, e.g. of
@@ -80,6 +80,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--trust", action="store_true",
         help="load the run's SavedModel even though seqlab did not write it (a SavedModel is code)",
     )
+
+    p = sub.add_parser("generate", parents=[common, store], help="continue a prompt with a language run")
+    p.add_argument("run_id")
+    p.add_argument("--prompt", required=True, help="the text to continue")
+    p.add_argument("--tokens", type=int, default=200, help="how many tokens to add (default 200)")
+    p.add_argument("--temperature", type=float, default=1.0, help="below 1 sharper, above 1 flatter, 0 greedy")
+    p.add_argument("--top-k", type=int, help="draw only from the K most probable tokens")
+    p.add_argument("--top-p", type=float, help="draw only from the most probable tokens whose mass reaches P")
+    p.add_argument("--seed", type=int, help="seed of the draws, for a repeatable sample")
 
     p = sub.add_parser("delete", parents=[store], help="delete a run, readable or broken")
     p.add_argument("run_id")
@@ -309,6 +318,23 @@ def cmd_predict(args) -> int:
     return 0
 
 
+def cmd_generate(args) -> int:
+    run = open_store(args).read(args.run_id)
+    quiet_tensorflow_import()
+    from seqlab.generate import generate_text, run_tokenizer
+
+    tokenizer = run_tokenizer(run)
+    out = generate_text(
+        run, args.prompt, args.tokens, temperature=args.temperature, top_k=args.top_k, top_p=args.top_p,
+        seed=args.seed, tokenizer=tokenizer,
+    )  # fmt: skip
+    if args.json:
+        print_json({"run_id": run.run_id, **out.as_dict(tokenizer)})
+    else:
+        print(out.prompt + tokenizer.joiner + out.text)
+    return 0
+
+
 def cmd_delete(args) -> int:
     store = open_store(args)
     broken = store.broken()
@@ -406,5 +432,6 @@ COMMANDS = {
     "runs": cmd_runs,
     "export": cmd_export,
     "predict": cmd_predict,
+    "generate": cmd_generate,
     "delete": cmd_delete,
 }

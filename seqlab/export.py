@@ -5,7 +5,11 @@ numeric tasks, sequences ``(N, T, F)`` in the data's own units, features
 in the order of ``meta.json["features"]``; it returns what the task predicts:
 ``(N, H)`` forecasts or regression values, ``(N, C)`` class probabilities
 (classify), ``(N, T, C)`` per-step class probabilities (label; class names in
-``meta.json["classes"]``). It serves in a process that never imports seqlab:
+``meta.json["classes"]``), ``(N, T, V)`` next-token probabilities (language,
+token ids in, the vocabulary in ``tokenizer.json``). A language run's
+SavedModel also has ``next_log_probs``: a batch of raw strings ``(N,)`` in,
+the ``(N, V)`` log-probabilities of the token after each string out (its
+tokeniser runs in the graph). It serves in a process that never imports seqlab:
 
     import tensorflow as tf
     served = tf.saved_model.load("saved_models/<run_id>/savedmodel")

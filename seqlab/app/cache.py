@@ -10,6 +10,7 @@ import streamlit as st
 
 from seqlab.data import SequenceData, load_dataset
 from seqlab.export import load_serving
+from seqlab.generate import generate_text
 from seqlab.inspect import GradientTrace, Trace, gradient_through_time, saved_recurrent_layers, trace
 from seqlab.runs import Run, RunStore
 from seqlab.training.devices import device_name
@@ -98,6 +99,18 @@ def recurrent_layers(run: Run) -> tuple[list[str], str | None]:
 def _model(path: str, created: str):
     folder = Path(path)
     return RunStore(folder.parent).read(folder.name).load_model()
+
+
+@st.cache_data(show_spinner="Generating text…", max_entries=32)
+def _greedy_text(path: str, created: str, prompt: str, tokens: int) -> str:
+    folder = Path(path)
+    run = RunStore(folder.parent).read(folder.name)
+    return generate_text(run, prompt, tokens, temperature=0, model=_model(path, created)).text
+
+
+def greedy_text(run: Run, prompt: str, tokens: int) -> str:
+    """The language run's most probable continuation of ``prompt`` (``seqlab.generate``), cached."""
+    return _greedy_text(str(run.path), run.meta.created, prompt, tokens)
 
 
 @st.cache_data(show_spinner="Tracing the cells step by step…", max_entries=32)

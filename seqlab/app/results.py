@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import cache
+from seqlab.app import cache, language_view  # noqa: F401  language_view registers its views
 from seqlab.app.task_views import (
     OUTPUT_TEXT,
     PREDICTIONS,
@@ -330,6 +330,8 @@ def serve_view(run: Run, key: str) -> None:
     served = serve(test.x[i : i + 1])[0]  # (1, ...) raw inputs -> one prediction
     same = i < len(preds["origin"]) and int(preds["origin"][i]) == int(test.origin[i])
     stored = preds.get("probabilities", preds["y_pred"])[i] if same else None
+    if stored is not None and np.shape(stored) != np.shape(served):
+        stored = None  # the run kept only its choices (a language run's next tokens): nothing to compare
     gap = float(np.abs(np.asarray(served) - np.asarray(stored)).max()) if stored is not None else None
 
     cards = view_of(SERVING, task, _served_as_is)(run, data, i, served, stored, key)

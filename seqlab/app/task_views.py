@@ -12,6 +12,8 @@ Registries and the signature of their views:
     OUTCOMES     (run, data, outputs, y_true) -> None: Inspect's answer for one input.
     OUTPUT_TEXT  (meta) -> str: what a run predicts, for the runs table's line.
     PLAN_TEXT    (facts) -> str: what a training job will see and predict.
+    DATA_PREVIEWS (info, data) -> None: the Data page's preview, in place of
+                 the series chart or the sequence slider.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ SERVING: Registry[Callable] = Registry("serving view")
 OUTCOMES: Registry[Callable] = Registry("inspect outcome view")
 OUTPUT_TEXT: Registry[Callable] = Registry("output description")
 PLAN_TEXT: Registry[Callable] = Registry("training plan description")
+DATA_PREVIEWS: Registry[Callable] = Registry("data preview")
 
 
 def view_for(registry: Registry[Callable], *tasks: str) -> Callable[[Callable], Callable]:

@@ -54,6 +54,13 @@ LABELS: dict[str, tuple[str, str | None]] = {
     "input_scaling": ("Input scaling", None),
     "connectivity": ("Connectivity", "Share of non-zero reservoir weights."),
     "ridge": ("Ridge λ", "Regularisation of the closed-form readout."),
+    "tokenizer": ("Tokeniser", "How the text is cut into tokens: characters, words, or byte-pair merges."),
+    "vocab_size": ("Vocabulary size", "Most tokens a word or BPE tokeniser keeps (characters keep what they see)."),
+    "lowercase": ("Lowercase", "Lowercase the text before tokenising."),
+    "strip_punctuation": ("Strip punctuation", "Delete punctuation before tokenising."),
+    "collapse_whitespace": ("Collapse whitespace", "Runs of spaces become one, at most one blank line stays."),
+    "embedding_dim": ("Embedding size d", "Length of each token's learned vector (the embedding matrix is V × d)."),
+    "characters": ("Characters used", "Use only the first N characters of the text; 0 = all of it."),
     "early_stopping": (
         "Early-stopping patience (epochs)",
         "Stop when the validation loss has not improved for this many epochs and keep the best "

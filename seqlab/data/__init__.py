@@ -5,7 +5,7 @@ from seqlab.data.scaler import Scaler
 from seqlab.data.sequence_data import TASKS, SequenceData, Split
 
 # Importing the modules registers their datasets.
-from seqlab.data import adding, copy_task, digits, energy, mackey_glass, synthetic  # noqa: E402,F401  isort: skip
+from seqlab.data import adding, copy_task, digits, energy, mackey_glass, pydoc_text, synthetic  # noqa: E402,F401  isort: skip
 
 __all__ = [
     "TASKS",

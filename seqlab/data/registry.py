@@ -23,6 +23,7 @@ class DatasetInfo:
 
     Attributes:
         defaults: every option with its default value.
+        choices: option -> its valid values, for options that name one of a few.
         ranges: bounds of this dataset's own numeric options; shared names
             (lookback, horizon, stride, fractions, seed, samples) take
             ``seqlab.checks.RANGES``.
@@ -39,6 +40,7 @@ class DatasetInfo:
     defaults: dict = field(default_factory=dict)
     units: dict = field(default_factory=dict)
     ranges: dict[str, Range] = field(default_factory=dict)
+    choices: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return {
@@ -49,6 +51,7 @@ class DatasetInfo:
             "source": self.source,
             "licence": self.licence,
             "options": dict(self.defaults),
+            "choices": {k: list(v) for k, v in self.choices.items()},
             "ranges": bounds_table(self.defaults, self.ranges),
         }
 
@@ -77,9 +80,10 @@ def get_dataset(name: str) -> DatasetInfo:
 
 
 def resolve_options(name: str, options: dict | None) -> dict:
-    """The dataset's defaults overridden by ``options``; unknown keys, wrong types and out-of-range numbers refused."""
+    """The dataset's defaults overridden by ``options``; unknown keys, wrong types, out-of-range numbers and
+    values outside an option's ``choices`` refused."""
     info = get_dataset(name)
-    return resolve_against_defaults(f"dataset {name!r}", info.defaults, options, info.ranges)
+    return resolve_against_defaults(f"dataset {name!r}", info.defaults, options, info.ranges, info.choices)
 
 
 def load_dataset(name: str, **options) -> SequenceData:

@@ -9,11 +9,15 @@ optional ``mask`` for variable-length sequences. What numeric data adds, the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from seqlab.data.scaler import Scaler
+
+if TYPE_CHECKING:
+    from seqlab.text import Tokenizer
 
 # forecast: windows of one series -> the next H values; regress: a sequence -> real values
 # (many-to-one); classify: a sequence -> one class (many-to-one); label: a class at every
@@ -71,6 +75,8 @@ class SequenceData:
             ``features`` (``None`` for data that is not scaled, e.g. tokens).
         options: the resolved loader options, for the run's spec.
         classes: class names, index = class id (classify and label tasks).
+        tokenizer: text data only: the tokeniser fitted on the training split,
+            whose ids ``x`` and ``y`` hold (``None`` for numeric data).
     """
 
     name: str
@@ -86,6 +92,7 @@ class SequenceData:
     seasons: dict[str, int] = field(default_factory=dict)
     options: dict = field(default_factory=dict)
     classes: tuple[str, ...] = ()
+    tokenizer: Tokenizer | None = None
 
     @property
     def target_index(self) -> int:

@@ -2,7 +2,7 @@
 
 The body stacks ``layers`` of seqlab's recurrent layers (``seqlab.layers.recurrent``);
 all but the last return sequences, the last returns its final state h_T (or
-every h_t for a labelling task), on which the task's head sits. With
+every h_t for a labelling task or a language model), on which the task's head sits. With
 ``bidirectional``, every layer runs forwards and backwards and the notes'
 z_t = [z_t^f ; z_t^b] is formed by ``merge_mode`` (concat, or sum, mul, ave).
 
@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING
 from seqlab.checks import check_bool, check_dropout, check_positive_int
 from seqlab.data.sequence_data import SequenceData
 from seqlab.models.registry import Architecture, register_architecture
+from seqlab.tasks import get_task
 
 if TYPE_CHECKING:
     import keras
 
-TASKS = ("forecast", "regress", "classify", "label")
+TASKS = ("forecast", "regress", "classify", "label", "language")
 MERGE_MODES = ("concat", "sum", "mul", "ave")
 # The names of seqlab.layers.recurrent.lstm.VARIANTS, the notes' build-up of the LSTM, written out
 # so that listing needs no Keras (tests/test_cli_listing.py checks that both agree).
@@ -41,6 +42,11 @@ def build_recurrent(
     layers = check_positive_int("layers", layers)
     dropout = check_dropout(dropout)
     bidirectional = check_bool("bidirectional", bidirectional)
+    if bidirectional and get_task(data.task).causal:
+        raise ValueError(
+            f"A {data.task} model cannot be bidirectional: the backward pass would read the very tokens it "
+            "must predict. Set bidirectional to false."
+        )
 
     def body(x, sequences):
         for i in range(layers):

@@ -94,13 +94,7 @@ def get_architecture(name: str, task: str | None = None) -> Architecture:
 
 def resolve_model_options(name: str, options: dict | None) -> dict:
     arch = get_architecture(name)
-    resolved = resolve_against_defaults(f"model {name!r}", arch.defaults, options, arch.ranges)
-    for key, valid in arch.choices.items():
-        if resolved[key] not in valid:
-            raise ValueError(
-                f"{key} must be one of {', '.join(map(str, valid))} for model {name!r}, got {resolved[key]!r}."
-            )
-    return resolved
+    return resolve_against_defaults(f"model {name!r}", arch.defaults, options, arch.ranges, arch.choices)
 
 
 def build_model(name: str, data: SequenceData, options: dict | None = None) -> keras.Model:

@@ -20,6 +20,7 @@ from seqlab.plots.series import dataset_preview
 from seqlab.plots.style import axis_title, squared_unit
 from seqlab.plots.training import loss_curves
 from seqlab.plots.runs import runs_comparison
+from seqlab.plots.tokens import token_frequencies
 from seqlab.plots.samples import (
     class_probabilities,
     confusion_matrix,
@@ -35,6 +36,7 @@ __all__ = [
     "label_sequence",
     "predicted_vs_actual",
     "sample_preview",
+    "token_frequencies",
     "dataset_preview",
     "forecast_window",
     "gate_heatmaps",

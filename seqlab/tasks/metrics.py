@@ -3,7 +3,8 @@
 ``metrics.json`` stores plain fractions and errors in the target's units (an
 accuracy of 0.93, an MAE of 0.21 GW). The dashboard and the CLI both show them
 through these definitions, so both print the same figures: accuracy in %,
-errors in the target's unit, MSE in its square, cross-entropy in nats. A task
+errors in the target's unit, MSE in its square, cross-entropy in nats,
+perplexity as a number of tokens, a language model's bits per character in bits. A task
 declares its metrics (``Task.test_metrics``), the first being the one it is
 judged by.
 """
@@ -70,9 +71,11 @@ MAE = Metric("mae", "MAE", TARGET_UNIT)
 RMSE = Metric("rmse", "RMSE", TARGET_UNIT)
 MSE = Metric("mse", "MSE", TARGET_UNIT_SQUARED)
 MAPE = Metric("mape", "MAPE", "%")  # stored in percent already
+PERPLEXITY = Metric("perplexity", "perplexity")  # exp(cross-entropy): a count of equally likely tokens
+BITS_PER_CHARACTER = Metric("bits_per_character", "bits per character", "bits")
 
 # Every known metric, in the order shown when no task says otherwise.
-METRICS: dict[str, Metric] = {m.key: m for m in (ACCURACY, CROSS_ENTROPY, MAE, RMSE, MAPE, MSE)}
+METRICS: dict[str, Metric] = {m.key: m for m in (ACCURACY, CROSS_ENTROPY, PERPLEXITY, BITS_PER_CHARACTER, MAE, RMSE, MAPE, MSE)}
 
 
 def get_metric(key: str) -> Metric:

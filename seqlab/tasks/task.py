@@ -16,7 +16,9 @@ architecture owns the body; the task owns the rest. It declares
   tokeniser and vocabulary next), inside the run folder so that the signed
   manifest covers them;
 - what a run's model must output (``outputs``), and whether it can predict
-  from a table of recent rows (``frame_window``).
+  from a table of recent rows (``frame_window``);
+- the SavedModel's endpoints (``export``): ``serve`` on the task's inputs,
+  and for text a raw-string endpoint.
 
 ``run_experiment``, ``build_task_model``, the CLI, export and the dashboard
 ask the task; nothing branches on a task's name. A new kind registers a
@@ -54,6 +56,11 @@ class Evaluation:
 
     metrics: dict
     predictions: dict[str, np.ndarray]
+
+
+def export_serve(model: keras.Model, data: SequenceData, path: Path) -> None:
+    """The SavedModel with Keras's one ``serve`` endpoint: the task's inputs in, its outputs out."""
+    model.export(str(path), verbose=False)
 
 
 def plain_predict(model: keras.Model, x: np.ndarray) -> np.ndarray:
@@ -95,6 +102,12 @@ class Task:
             truncated BPTT applies.
         frame_window: ``(meta, frame) -> (1, ...) inputs`` from a table of
             recent rows, when the task can predict from one (None: it cannot).
+        causal: the output at step t may read only the inputs up to t (a
+            language model predicts the next token): bodies that read later
+            steps, such as bidirectional layers, are refused.
+        export: ``(model, data, path)`` writes the run's SavedModel folder:
+            a ``serve`` endpoint on the task's inputs, plus any the task adds
+            (a language run's raw-string endpoint).
     """
 
     name: str
@@ -115,6 +128,8 @@ class Task:
     load_assets: Callable[[Path], dict] = load_scaler
     series: bool = False
     frame_window: Callable[[RunMeta, pd.DataFrame], np.ndarray] | None = None
+    causal: bool = False
+    export: Callable[[keras.Model, SequenceData, Path], None] = export_serve
 
     @property
     def in_target_unit(self) -> bool:

@@ -131,7 +131,7 @@ def run_experiment(
         np.savez_compressed(folder / "predictions.npz", **evaluation.predictions)
         model.save(folder / "model.keras")
         emit({"type": "status", "message": "exporting the TensorFlow SavedModel"})
-        model.export(str(folder / "savedmodel"), verbose=False)
+        task.export(model, data, folder / "savedmodel")
 
     run_id = store.new_run_id(spec.dataset, spec.model)
     path = store.write(run_id, fill)

@@ -9,10 +9,12 @@ from seqlab.tasks import TASK_KINDS
 
 @pytest.mark.parametrize("registry", [PREDICTIONS, SERVING, OUTCOMES, OUTPUT_TEXT, PLAN_TEXT])
 def test_every_trainable_task_has_its_views(registry):
-    assert set(TASK_KINDS) <= set(registry)
+    # Inspect traces float windows only: a language run's token ids have no outcome view there yet.
+    untraced = {"language"} if registry is OUTCOMES else set()
+    assert set(TASK_KINDS) - untraced <= set(registry)
 
 
 def test_an_unknown_task_gets_the_fallback_and_is_not_a_series():
     fallback = object()
-    assert view_of(PREDICTIONS, "language", fallback) is fallback
-    assert not is_series("language") and is_series("forecast")
+    assert view_of(PREDICTIONS, "translate", fallback) is fallback
+    assert not is_series("translate") and not is_series("language") and is_series("forecast")

@@ -1,0 +1,124 @@
+"""A text corpus as language-model data: the fixed split, a tokeniser fitted on training, windows of ids.
+
+``text_data`` is what every text dataset's loader returns (``pydoc`` today;
+Shakespeare and the user's own text can reuse it):
+
+1. the corpus's fixed split: first 90 % of the characters train, last 10 %
+   validate (``Corpus.split``); the test split *is* that validation text, so
+   test figures compare with every run and baseline on the same held-out text
+   (early stopping, when on, also watches it);
+2. the tokeniser (char, word or BPE, after the recorded ``Standardize``) is
+   fitted on the training text only, and each split is encoded on its own;
+3. windows of ``T`` ids every ``stride`` ids, each with its next ids: input
+   ``x_s .. x_{s+T-1}``, targets ``x_{s+1} .. x_{s+T}`` (many-to-many aligned:
+   every position is a training example, as in nanoGPT).
+
+The frame holds every id in order with its split (``split_ids``), for
+baselines that count over the whole text and for previews.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from seqlab.checks import Range, check_int
+from seqlab.data.corpora import Corpus
+from seqlab.data.sequence_data import SequenceData, Split
+from seqlab.limits import check_data_size
+from seqlab.text import Standardize, Tokenizer
+from seqlab.text.tokenizer import TOKENIZERS
+
+# Options every text dataset takes, with their defaults (recorded in the spec's data options).
+TEXT_DEFAULTS = {
+    "tokenizer": "char",
+    "lookback": 64,
+    "stride": 64,
+    "vocab_size": 1000,  # word and bpe only: a character vocabulary is what the text holds
+    "embedding_dim": 32,  # the input encoding (seed 004's C = W~A), shared by every language architecture
+    "characters": 0,  # use the first N characters of the corpus; 0: all of it
+    "lowercase": False,
+    "strip_punctuation": False,
+    "collapse_whitespace": False,
+}
+TEXT_CHOICES = {"tokenizer": ("char", "word", "bpe")}  # the kinds of seqlab.text, simplest first
+TEXT_RANGES = {
+    "vocab_size": Range(3, 100_000),
+    "embedding_dim": Range(1, 1024),
+    "characters": Range(0, 100_000_000),
+}
+
+
+def make_tokenizer(kind: str, vocab_size: int, standardize: Standardize) -> Tokenizer:
+    """An unfitted tokeniser of ``kind`` (char, word, bpe); ``vocab_size`` caps word and BPE vocabularies."""
+    cls = TOKENIZERS.get(kind)
+    return cls(standardize=standardize) if kind == "char" else cls(vocab_size=vocab_size, standardize=standardize)
+
+
+def next_token_windows(ids: np.ndarray, lookback: int, stride: int) -> Split:
+    """Windows ``(N, T)`` of ``ids`` every ``stride``, their targets shifted by one; ``origin``: first ids' index."""
+    starts = np.arange(0, len(ids) - lookback, stride)  # the last window needs one id after it
+    positions = starts[:, None] + np.arange(lookback)[None, :]  # (N, T)
+    return Split(x=ids[positions].astype("int32"), y=ids[positions + 1].astype("int32"), origin=starts)
+
+
+def split_ids(data: SequenceData, split: str) -> np.ndarray:
+    """The whole token ids of ``"train"`` or ``"val"`` (the test split's text), in order, from the data's frame."""
+    return data.frame.loc[data.frame["split"] == split, "token_id"].to_numpy()
+
+
+def text_data(
+    name: str,
+    corpus: Corpus,
+    tokenizer: str,
+    vocab_size: int,
+    lowercase: bool,
+    strip_punctuation: bool,
+    collapse_whitespace: bool,
+    lookback: int,
+    stride: int,
+    embedding_dim: int,
+    characters: int,
+) -> SequenceData:
+    """``SequenceData`` of task ``language`` from ``corpus`` (module docstring); options as ``TEXT_DEFAULTS``."""
+    check_int("lookback", lookback, 1)
+    check_int("stride", stride, 1)
+    if characters:
+        corpus = Corpus(corpus.text[:characters], corpus.title, corpus.source, corpus.licence, corpus.parts)
+    standardize = Standardize(lowercase, strip_punctuation, collapse_whitespace)
+    train_text, val_text = corpus.split()
+    fitted = make_tokenizer(tokenizer, vocab_size, standardize).fit(train_text)
+    ids = {split: np.asarray(fitted.encode(text), dtype="int64") for split, text in
+           (("train", train_text), ("val", val_text))}  # fmt: skip
+    for split, what in (("train", "training text (first 90 %)"), ("val", "validation text (last 10 %)")):
+        if len(ids[split]) <= lookback:
+            raise ValueError(
+                f"The {what} of {corpus.title!r} is {len(ids[split]):,} {tokenizer} tokens long, too short for a "
+                f"context of {lookback:,}: it needs at least {lookback + 1:,}. Choose a shorter lookback or use "
+                "more of the text (characters = 0 takes all of it)."
+            )
+    windows = sum((len(v) - lookback - 1) // stride + 1 for v in ids.values())
+    check_data_size(windows, lookback, 1, outputs=lookback, what="the text windows")
+    train = next_token_windows(ids["train"], lookback, stride)
+    val = next_token_windows(ids["val"], lookback, stride)
+    frame = pd.DataFrame({
+        "token_id": np.concatenate([ids["train"], ids["val"]]),
+        "split": ["train"] * len(ids["train"]) + ["val"] * len(ids["val"]),
+    })  # fmt: skip
+    return SequenceData(
+        name=name,
+        task="language",
+        frame=frame,
+        features=("token",),
+        target="next token",
+        units={},
+        lookback=lookback,
+        horizon=lookback,
+        splits={"train": train, "val": val, "test": val},
+        options={
+            "tokenizer": tokenizer, "vocab_size": vocab_size, "lowercase": lowercase,
+            "strip_punctuation": strip_punctuation, "collapse_whitespace": collapse_whitespace,
+            "lookback": lookback, "stride": stride, "embedding_dim": embedding_dim, "characters": characters,
+        },  # fmt: skip
+        tokenizer=fitted,
+    )

@@ -1,0 +1,164 @@
+"""Generate text from a language run: its tokeniser, a stateful ``next()`` over its layers, and ``seqlab.decoding``.
+
+A recurrent language model is ``embedding -> RNN layers -> Dense(V, softmax)``.
+``stateful_next`` steps that chain one token at a time: every RNN layer
+carries its cell's state (``h``, or ``h`` and ``c``) between calls and reads
+only the new id, never the prompt again; every other layer (embedding,
+dense head, dropout) acts on each step alone. So 200 tokens cost 200 cell
+steps, not 200 passes over a growing context. The padding id is never
+generated.
+
+``generate_text`` is what the CLI's ``generate`` and the dashboard call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from seqlab import decoding
+from seqlab.tasks import get_task
+from seqlab.text import PAD_ID, UNK_ID, Tokenizer
+
+if TYPE_CHECKING:
+    import keras
+
+    from seqlab.runs import Run
+
+# The classes that act on each step alone, so stepping them one token at a time is exact.
+POSITION_WISE = ("InputLayer", "Embedding", "Dense", "Dropout")
+
+
+@dataclass(frozen=True)
+class GeneratedText:
+    """A continuation of a prompt.
+
+    Attributes:
+        prompt: the prompt as the tokeniser reads it (standardised).
+        text: the generated text (the prompt not repeated).
+        tokens: each generated token as text, in order.
+        generated: the decoder's record: ids, and per id its probability and
+            the top alternatives (``seqlab.decoding.Generated``).
+    """
+
+    prompt: str
+    text: str
+    tokens: tuple[str, ...]
+    generated: decoding.Generated
+
+    def as_dict(self, tokenizer: Tokenizer) -> dict:
+        """JSON-ready: the text, and per token its text, id, probability and the alternatives."""
+        return {
+            "prompt": self.prompt,
+            "text": self.text,
+            "log_prob": self.generated.log_prob,
+            "tokens": [
+                {
+                    "token": token,
+                    "id": choice.token,
+                    "prob": choice.prob,
+                    "alternatives": [{"token": tokenizer.vocab[i], "id": i, "prob": p} for i, p in choice.alternatives],
+                }
+                for token, choice in zip(self.tokens, self.generated.choices)
+            ],
+        }
+
+
+def stateful_next(model: keras.Model) -> decoding.NextFn:
+    """``next(tokens, state)`` for a chain of position-wise layers and RNN layers (module docstring).
+
+    ``state`` is a tuple with one list of arrays per RNN layer (rows on axis 0,
+    as beam search needs); ``None`` starts from the cells' initial states.
+    """
+    import keras
+
+    layers = model.layers
+    for layer in layers:
+        if not isinstance(layer, keras.layers.RNN) and type(layer).__name__ not in POSITION_WISE:
+            raise ValueError(
+                f"Model {model.name!r} has a {type(layer).__name__} layer ({layer.name!r}); stateful generation "
+                "steps only embeddings, recurrent layers and dense heads, one token at a time."
+            )
+    recurrent = [layer for layer in layers if isinstance(layer, keras.layers.RNN)]
+    if any(layer.go_backwards for layer in recurrent):
+        raise ValueError(f"Model {model.name!r} reads backwards: it cannot generate text left to right.")
+
+    def next_fn(tokens, state):
+        rows = tokens.shape[0]
+        states = (
+            [list(layer.cell.get_initial_state(batch_size=rows)) for layer in recurrent]
+            if state is None else [list(s) for s in state]
+        )  # fmt: skip
+        for t in range(tokens.shape[1]):  # the prompt once, then one id a step
+            x = keras.ops.convert_to_tensor(tokens[:, t].astype("int32"))
+            k = 0
+            for layer in layers[1:]:  # layers[0] is the input
+                if isinstance(layer, keras.layers.RNN):
+                    x, states[k] = layer.cell(x, states[k], training=False)
+                    k += 1
+                else:
+                    x = layer(x, training=False)
+        probabilities = keras.ops.convert_to_numpy(x).astype("float64")  # (rows, V) from the softmax head
+        log_probs = np.log(np.clip(probabilities, 1e-12, 1.0))
+        log_probs[:, PAD_ID] = -np.inf  # padding is never a next token (its id only fills short rows)
+        carried = tuple([keras.ops.convert_to_numpy(s) for s in layer_states] for layer_states in states)
+        return decoding.log_softmax(log_probs), carried
+
+    return next_fn
+
+
+def check_language_run(run: Run) -> None:
+    if run.meta.task != "language":
+        raise ValueError(f"Run {run.run_id} is a {run.meta.task} run; only language runs generate text.")
+
+
+def run_tokenizer(run: Run) -> Tokenizer:
+    """The tokeniser saved with a language run (``tokenizer.json``)."""
+    check_language_run(run)
+    return get_task(run.meta.task).load_assets(run.path)["tokenizer"]
+
+
+def prompt_ids(tokenizer: Tokenizer, prompt: str) -> list[int]:
+    """The prompt's ids; a prompt the tokeniser reads as nothing, or as unknown tokens only, is refused."""
+    ids = tokenizer.encode(prompt)
+    if not ids:
+        raise ValueError("The prompt is empty after standardisation: give a prompt with some text.")
+    if all(i == UNK_ID for i in ids):
+        raise ValueError(
+            f"Every token of the prompt {prompt!r} is unknown to this run's {tokenizer.kind} tokeniser "
+            "(none was seen in training): use characters or words of the training text."
+        )
+    return ids
+
+
+def generate_text(
+    run: Run,
+    prompt: str,
+    tokens: int,
+    temperature: float = 1.0,
+    top_k: int | None = None,
+    top_p: float | None = None,
+    seed: int | None = None,
+    model: keras.Model | None = None,
+    tokenizer: Tokenizer | None = None,
+) -> GeneratedText:
+    """Continue ``prompt`` by ``tokens`` tokens of a language run (``temperature=0``: greedy).
+
+    ``model`` and ``tokenizer`` default to the run's own (pass them to reuse loaded ones).
+    """
+    check_language_run(run)
+    tokenizer = tokenizer or run_tokenizer(run)
+    ids = prompt_ids(tokenizer, prompt)
+    next_fn = stateful_next(model or run.load_model())
+    [generated] = decoding.sample(
+        next_fn, [ids], max_new_tokens=tokens, temperature=temperature, top_k=top_k, top_p=top_p, seed=seed
+    )
+    pieces = tuple(tokenizer.vocab[i] for i in generated.tokens)
+    return GeneratedText(
+        prompt=tokenizer.standardize(prompt),
+        text=tokenizer.decode(generated.tokens),
+        tokens=pieces,
+        generated=generated,
+    )

@@ -1,0 +1,232 @@
+r"""Language: predict the next token at every position of a window of token ids (seed 004).
+
+Inputs are int32 token ids ``(B, T)`` of the run's tokeniser (fitted on the
+training split only, saved with the run as ``tokenizer.json``). The
+preprocessor is the learned embedding (seed 004's encoding C = W~A: row
+``i(t)`` of a ``V x d`` matrix), so every architecture's body reads vectors.
+The head is ``Dense(V, softmax)`` at every step: window ``x_1..x_T`` is
+trained on ``x_2..x_{T+1}`` at all ``T`` positions, as nanoGPT does.
+
+The head gives probabilities (like classify and label), and the loss is
+sparse categorical cross-entropy on them; Keras's TensorFlow backend computes
+it from the logits behind the softmax, so nothing is lost to the clip.
+Judged on the held-out split, per token, in nats:
+
+$$ \mathrm{CE} = -\frac{1}{N} \sum_n \log p(x_{n+1} \mid x_{\le n}),\qquad
+   \mathrm{PPL} = e^{\mathrm{CE}},\qquad \mathrm{bpc} = \mathrm{CE} / \ln 2 $$
+
+Bits per character are reported for character tokenisers only (one token is
+one character there); word and BPE runs report cross-entropy and perplexity.
+Baselines, on the same held-out windows and positions: the unigram model
+(the training split's token frequencies with add-one smoothing: what is
+frequent, but no context), and the best Markov chain of the same tokeniser
+(``seqlab.layers.markov.MarkovChain``, orders 1 to 5 counted on the whole
+training text, add-one smoothing with backoff; the order with the lowest
+held-out cross-entropy is reported, so this baseline is never understated).
+Like the model, a chain reads only the window's ids before each position.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from seqlab.data.sequence_data import SequenceData
+from seqlab.tasks.classify import EPSILON
+from seqlab.tasks.metrics import ACCURACY, BITS_PER_CHARACTER, CROSS_ENTROPY, PERPLEXITY
+from seqlab.tasks.numeric import InputSpec
+from seqlab.tasks.task import Evaluation, Task, register_task
+from seqlab.text import Tokenizer
+
+if TYPE_CHECKING:
+    import keras
+
+TOKENIZER_FILE = "tokenizer.json"
+TEXT_ENDPOINT = "next_log_probs"
+MARKOV_ORDERS = (1, 2, 3, 4, 5)
+MARKOV_BATCH = 64  # windows scored at once: (64, T, V) log-probabilities
+EMBEDDING_LAYER = "embedding"
+HEAD_LAYER = "next_token"
+
+
+def tokenizer_of(data: SequenceData) -> Tokenizer:
+    if data.tokenizer is None:
+        raise ValueError(
+            f"Dataset {data.name!r} has no tokeniser, but a language task reads token ids: its loader must fit "
+            "one on the training text (seqlab.text)."
+        )
+    return data.tokenizer
+
+
+def token_inputs(data: SequenceData) -> tuple[InputSpec, ...]:
+    """One window of ``T`` token ids."""
+    return (InputSpec("tokens", (data.lookback,), "int32"),)
+
+
+def embed_tokens(data: SequenceData) -> keras.layers.Layer:
+    """The learned embedding ``V x d``, ``d`` = the dataset's ``embedding_dim``."""
+    import keras
+
+    return keras.layers.Embedding(
+        tokenizer_of(data).vocab_size, int(data.options["embedding_dim"]), name=EMBEDDING_LAYER
+    )
+
+
+def next_token_head(data: SequenceData, features: keras.KerasTensor) -> keras.KerasTensor:
+    """Next-token probabilities ``(B, T, V)`` at every step."""
+    import keras
+
+    return keras.layers.Dense(tokenizer_of(data).vocab_size, activation="softmax", name=HEAD_LAYER)(features)
+
+
+def language_metrics(y_true: np.ndarray, p_true: np.ndarray, correct: np.ndarray, per_character: bool) -> dict:
+    """Per-token cross-entropy (nats), perplexity, accuracy, and bits per character when tokens are characters."""
+    cross_entropy = float(-np.mean(np.log(np.clip(p_true, EPSILON, 1.0))))
+    scores = {
+        "cross_entropy": cross_entropy,
+        "perplexity": math.exp(cross_entropy),
+        "accuracy": float(np.mean(correct)),
+    }
+    if per_character:
+        scores["bits_per_character"] = cross_entropy / math.log(2)
+    return scores
+
+
+def unigram(train_ids: np.ndarray, vocab_size: int) -> np.ndarray:
+    """Add-one smoothed token frequencies ``(V,)`` of the training targets: no token has probability 0."""
+    counts = np.bincount(np.asarray(train_ids).reshape(-1), minlength=vocab_size).astype("float64")
+    return (counts + 1.0) / (counts.sum() + vocab_size)
+
+
+def markov_predictions(chain, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A fitted chain's probability of each target ``(N, T)`` and its most probable tokens, window by window."""
+    import keras
+
+    p_true, choices = np.empty(y.shape), np.empty(y.shape, dtype="int64")
+    for start in range(0, len(x), MARKOV_BATCH):
+        rows = slice(start, start + MARKOV_BATCH)
+        log_probs = keras.ops.convert_to_numpy(chain(x[rows]))  # (b, T, V): log p(next | the window so far)
+        p_true[rows] = np.exp(np.take_along_axis(log_probs, y[rows][..., None], axis=-1)[..., 0])
+        choices[rows] = log_probs.argmax(axis=-1)
+    return p_true, choices
+
+
+def best_markov_chain(data: SequenceData, y: np.ndarray) -> tuple[str, np.ndarray, np.ndarray]:
+    """``(name, p_true, choices)`` of the Markov order with the lowest held-out cross-entropy."""
+    from seqlab.data.text_windows import split_ids
+    from seqlab.layers.markov import MarkovChain
+
+    train, test, vocab = split_ids(data, "train"), data.splits["test"], tokenizer_of(data).vocab_size
+    best = None
+    for order in MARKOV_ORDERS:
+        chain = MarkovChain(order, vocab).fit(train)
+        p_true, choices = markov_predictions(chain, test.x, y)
+        cross_entropy = -np.mean(np.log(np.clip(p_true, EPSILON, 1.0)))
+        if best is None or cross_entropy < best[0]:
+            best = (cross_entropy, f"markov_order_{order}", p_true, choices)
+    return best[1:]
+
+
+def evaluate_language(data: SequenceData, probabilities: np.ndarray) -> Evaluation:
+    test, tokenizer = data.splits["test"], tokenizer_of(data)
+    y = np.asarray(test.y, dtype="int64")  # (N, T)
+    p_true = np.take_along_axis(probabilities, y[..., None], axis=-1)[..., 0]  # (N, T)
+    y_pred = probabilities.argmax(axis=-1)
+    prior = unigram(data.splits["train"].y, tokenizer.vocab_size)  # (V,)
+    markov, markov_p, markov_choices = best_markov_chain(data, y)
+    per_character = tokenizer.kind == "char"
+    metrics = {
+        "model": language_metrics(y, p_true, y_pred == y, per_character),
+        "baselines": {
+            "unigram": language_metrics(y, prior[y], y == prior.argmax(), per_character),
+            markov: language_metrics(y, markov_p, markov_choices == y, per_character),
+        },
+    }
+    # Probabilities (N, T, V) would be large: keep the true token's and the choices.
+    predictions = {
+        "y_true": y,
+        "y_pred": y_pred,
+        "p_true": p_true.astype("float32"),
+        "origin": test.origin,
+        "baseline_unigram": np.full_like(y, prior.argmax()),
+        f"baseline_{markov}": markov_choices,
+    }
+    return Evaluation(metrics, predictions)
+
+
+def export_with_text(model: keras.Model, data: SequenceData, path: Path) -> None:
+    """The SavedModel with ``serve`` (token ids ``(N, T)`` -> probabilities ``(N, T, V)``) and ``next_log_probs``.
+
+    ``next_log_probs(strings)`` takes a batch of raw strings ``(N,)`` and returns
+    ``(N, V)``: the log-probabilities of the token after each string's last one.
+    The run's tokeniser runs inside the graph (``seqlab.text.layers``); a string
+    longer than ``T`` tokens keeps its last ``T``, a shorter one is padded after
+    its end, which a causal model never reads before its last token. Both serve
+    with TensorFlow alone.
+    """
+    import keras
+    import tensorflow as tf
+    from keras.src.export.saved_model import get_input_signature  # what model.export uses for ``serve``
+
+    from seqlab.text import PAD_ID
+    from seqlab.text.layers import tokenizer_layer
+
+    archive = keras.export.ExportArchive()
+    archive.track_and_add_endpoint("serve", model, get_input_signature(model))
+    tokenize = tokenizer_layer(tokenizer_of(data), sequence_length=data.lookback, keep="last")
+    archive.track(tokenize)  # its lookup table travels with the SavedModel
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def next_log_probs(texts):
+        ids = tokenize(texts)  # (N, T), padded after the text
+        probabilities = model(ids, training=False)  # (N, T, V)
+        last = tf.maximum(tf.reduce_sum(tf.cast(ids != PAD_ID, tf.int32), axis=1) - 1, 0)  # (N,)
+        return tf.math.log(tf.maximum(tf.gather(probabilities, last, batch_dims=1), 1e-12))  # (N, V)
+
+    archive.add_endpoint(TEXT_ENDPOINT, next_log_probs)
+    archive.write_out(str(path), verbose=False)
+
+
+def save_tokenizer(folder: Path, data: SequenceData) -> list[str]:
+    """Write the tokeniser as plain JSON (``Tokenizer.to_dict``)."""
+    (Path(folder) / TOKENIZER_FILE).write_text(json.dumps(tokenizer_of(data).to_dict(), indent=1, ensure_ascii=False))
+    return [TOKENIZER_FILE]
+
+
+def load_tokenizer(folder: Path) -> dict:
+    """``{"tokenizer": Tokenizer}`` from ``tokenizer.json``."""
+    path = Path(folder) / TOKENIZER_FILE
+    if not path.is_file():
+        raise ValueError(f"{path} is missing: a language run keeps its tokeniser there; train the run again.")
+    try:
+        return {"tokenizer": Tokenizer.from_dict(json.loads(path.read_text(encoding="utf-8")))}
+    except (ValueError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path} is damaged ({err}): delete the run or train it again.") from None
+
+
+LANGUAGE = register_task(
+    Task(
+        name="language",
+        sequence_outputs=True,
+        loss="sparse_categorical_crossentropy",
+        metrics=("accuracy",),
+        head=next_token_head,
+        evaluate=evaluate_language,
+        test_metrics=(BITS_PER_CHARACTER, CROSS_ENTROPY, PERPLEXITY, ACCURACY),
+        outputs=lambda meta: (meta.lookback, None),
+        baselines=(
+            "The unigram model predicts every token by its training frequency, whatever came before; the "
+            "Markov chain (the best order of 1 to 5) from the last k tokens, by counting the training text."
+        ),
+        inputs=token_inputs,
+        preprocessor=embed_tokens,
+        save_assets=save_tokenizer,
+        load_assets=load_tokenizer,
+        causal=True,
+        export=export_with_text,
+    )
+)
