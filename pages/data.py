@@ -7,18 +7,27 @@ from seqlab.app.entry import require_entry
 from seqlab.app.format import steps_as_time
 from seqlab.app.results import sample_frame
 from seqlab.app.task_views import DATA_PREVIEWS, is_series
-from seqlab.app.widgets import dataset_picker
+from seqlab.app.widgets import dataset_picker, takes_a_file, text_upload
 from seqlab.data.windowing import split_points
 from seqlab.plots import dataset_preview, sample_preview
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
 
 st.title("Data")
-st.caption("Look at a dataset before modelling it. Every dataset ships with seqlab or its packages: no network.")
+st.caption(
+    "Look at a dataset before modelling it. Every dataset ships with seqlab or its packages, except "
+    "Shakespeare (fetched once into your cache folder) and your own text (an upload)."
+)
 
 info = dataset_picker(key="data.dataset")
+options = None  # the dataset's default options, as Train starts with
+if takes_a_file(info):
+    options = text_upload(f"data.upload.{info.name}")
+    if options is None:
+        st.info("Upload a .txt file to see it as a dataset; the Train page takes the same file.")
+        st.stop()
 try:
-    data = cache.dataset(info.name)  # the dataset's default options, as Train starts with
+    data = cache.dataset(info.name, options)
 except (ValueError, RuntimeError, OSError) as err:
     st.error(f"Cannot load {info.name!r}: {err}")
     st.stop()

@@ -11,9 +11,12 @@ from seqlab.app.widgets import (
     main_data_options,
     option_grid,
     option_input,
+    takes_a_file,
     tbptt_inputs,
+    text_upload,
     training_inputs,
 )
+from seqlab.data.user_text_dataset import FILE_DEFAULTS
 from seqlab.training import ExperimentSpec
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
@@ -38,10 +41,13 @@ with settings:
             info.defaults, f"train.data.{info.name}", main, columns=3, choices=info.choices, ranges=info.ranges
         )
         with st.expander("More data options"):
-            others = [k for k in info.defaults if k not in main]
+            # A dataset's file options come from the upload below, not from text boxes.
+            others = [k for k in info.defaults if k not in main and k not in FILE_DEFAULTS]
             data_options.update(
                 option_grid(info.defaults, f"train.data.{info.name}", others, choices=info.choices, ranges=info.ranges)
             )
+        if takes_a_file(info):
+            data_options.update(text_upload(f"train.upload.{info.name}", data_options.get("lookback")) or {})
     with st.container(border=True):
         st.markdown(f"**Model: {arch.title}**")
         model_options = option_grid(

@@ -56,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("presets", parents=[common], help="list the named lessons (train them with --preset)")
 
     p = sub.add_parser("train", parents=[common, store], help="train a model (or a preset's models) and write runs")
-    p.add_argument("--dataset")
+    p.add_argument("--dataset", help="a dataset's name, or text:PATH to train on your own text file")
     p.add_argument("--model")
     p.add_argument("--preset", help="train every spec of this preset instead of --dataset/--model")
     p.add_argument("--epochs", type=int, help="the same as --set epochs=N")
@@ -177,7 +177,7 @@ def cmd_train(args) -> int:
         raise ValueError("give --dataset and --model, or --preset NAME (list them: python -m seqlab presets).")
     overrides = training_overrides(args)
     if args.preset is None:
-        specs = [ExperimentSpec(args.dataset, args.model)]
+        specs = [dataset_spec(args.dataset, args.model)]
     else:
         specs = list(get_preset(args.preset).specs)
     # Check every spec (and the store) before the first one trains, and before TensorFlow's start-up.
@@ -201,6 +201,19 @@ def cmd_train(args) -> int:
     if args.json:
         print_json(results[0] if args.preset is None else {"preset": args.preset, "runs": results})
     return 0
+
+
+def dataset_spec(dataset: str, model: str):
+    """The spec of ``--dataset NAME``; ``text:PATH`` is the ``text`` dataset pinned to that file's SHA-256."""
+    from seqlab.data.user_text_dataset import file_options
+    from seqlab.training import ExperimentSpec
+
+    name, sep, path = dataset.partition(":")
+    if not sep:
+        return ExperimentSpec(dataset, model)
+    if name != "text" or not path:
+        raise ValueError(f"--dataset {dataset!r}: give a dataset's name, or text:PATH for your own text file.")
+    return ExperimentSpec("text", model, file_options(path))
 
 
 def training_overrides(args) -> dict:

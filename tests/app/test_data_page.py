@@ -4,7 +4,7 @@ import pytest
 
 from seqlab.data import list_datasets
 
-DATASETS = [d.name for d in list_datasets()]
+DATASETS = [d.name for d in list_datasets() if "path" not in d.defaults]  # a file of the user: tests/app/test_text_upload.py
 
 
 def _spec(at, i=0) -> dict:

