@@ -198,8 +198,10 @@ def cmd_train(args) -> int:
             results.append(result)
             if result["status"] == "cancelled":  # Ctrl-C stops the whole preset
                 break
-    if args.json:
-        print_json(results[0] if args.preset is None else {"preset": args.preset, "runs": results})
+        if args.json:  # still inside: a late Ctrl-C must not cut the one line of JSON
+            print_json(results[0] if args.preset is None else {"preset": args.preset, "runs": results})
+    if ctrl_c.pressed:  # cancelled and saved: the process only has to end, a late press must not fail it
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     return 0
 
 

@@ -43,7 +43,8 @@ def test_a_second_ctrl_c_while_saving_keeps_the_cancelled_run(tmp_path):
     err = log.read_text()
     assert process.returncode == 0, err[-2000:]
     assert "cancelling after the current batch" in err
-    assert err.count("still saving the cancelled run, please wait") == 2
+    # The second press lands while saving; the third may land after the run is written (then it is ignored).
+    assert 1 <= err.count("still saving the cancelled run, please wait") <= 2
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     (run,) = RunStore(tmp_path / "runs").list()
     assert run.status == "cancelled" and run.meta.epochs_run < 500

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from seqlab.data import list_datasets
 from seqlab.models import list_architectures
 
 # (family, what the notes teach): in the order of the lecture notes.
@@ -39,9 +40,11 @@ FAMILIES: tuple[tuple[str, str], ...] = (
 )
 
 
-# Families the notes teach as a variation of other architectures: available when some
-# architecture has the model option, described with the titles of those that do.
+# Families the notes teach as a variation of other architectures or datasets: available when
+# some architecture or dataset has the option, described with the titles of those that do.
 AS_OPTION: dict[str, tuple[str, str]] = {
+    "Tokenisation": ("tokenizer", "the tokenizer option (char, word, bpe) of {titles}"),
+    "Embeddings": ("embedding_dim", "the learned embedding (C) of every language model on {titles}"),
     "Bidirectional RNN": ("bidirectional", "the bidirectional option of {titles}"),
     "Gradient problems": (
         "identity_init",
@@ -50,9 +53,9 @@ AS_OPTION: dict[str, tuple[str, str]] = {
 }
 
 
-def _as_option(family: str, archs) -> list[str]:
+def _as_option(family: str, owners) -> list[str]:
     option, text = AS_OPTION[family]
-    titles = [a.title for a in archs if option in a.defaults]
+    titles = [owner.title for owner in owners if option in owner.defaults]
     return [text.format(titles=", ".join(titles))] if titles else []
 
 
@@ -64,7 +67,8 @@ def families_table() -> pd.DataFrame:
         by_family.setdefault(arch.family.casefold(), []).append(arch.title)
     rows = []
     for family, teaches in FAMILIES:
-        titles = _as_option(family, archs) if family in AS_OPTION else by_family.get(family.casefold(), [])
+        owners = [*archs, *list_datasets()]
+        titles = _as_option(family, owners) if family in AS_OPTION else by_family.get(family.casefold(), [])
         rows.append(
             {
                 "Family": family,

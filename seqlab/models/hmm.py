@@ -71,7 +71,7 @@ register_architecture(
         name="hmm",
         title="Hidden Markov model",
         tasks=("language",),
-        family="Markov model",
+        family="Hidden Markov model",
         description=(
             "K hidden states, each emitting tokens, with Markov transitions between them; fitted by "
             "Baum-Welch (EM) on the training windows. The next token comes from the forward state."

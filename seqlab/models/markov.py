@@ -22,6 +22,7 @@ from seqlab.checks import Range
 from seqlab.data.sequence_data import SequenceData
 from seqlab.models.closed_form import fit_in_closed_form
 from seqlab.models.registry import Architecture, register_architecture
+from seqlab.tasks.language import MARKOV_ALPHA
 
 if TYPE_CHECKING:
     import keras
@@ -58,13 +59,13 @@ register_architecture(
         name="markov",
         title="Markov chain",
         tasks=("language",),
-        family="Markov model",
+        family="Markov chains",
         description=(
             "The next token from the last k tokens (order 1 to 5), by counting the whole training text: "
             "add-alpha smoothing, backing off to shorter contexts never seen. Fitted in seconds, no gradients."
         ),
         build=build_markov,
-        defaults={"order": 3, "alpha": 1.0},
+        defaults={"order": 3, "alpha": MARKOV_ALPHA},
         ranges={"order": Range(1, 5), "alpha": Range(0.0, 1e3)},
         fit=report_counted,
     )

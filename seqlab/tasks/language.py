@@ -48,6 +48,9 @@ if TYPE_CHECKING:
 TOKENIZER_FILE = "tokenizer.json"
 TEXT_ENDPOINT = "next_log_probs"
 MARKOV_ORDERS = (1, 2, 3, 4, 5)
+# Add-alpha of the Markov baselines and the markov architecture's default: measured on pydoc (char, order 4),
+# alpha 1 gives 2.91 bits per character, 0.1 gives 2.18, 0.01 gives 2.07 (smoothing mass spread over V).
+MARKOV_ALPHA = 0.01
 MARKOV_BATCH = 64  # windows scored at once: (64, T, V) log-probabilities
 EMBEDDING_LAYER = "embedding"
 HEAD_LAYER = "next_token"
@@ -123,7 +126,7 @@ def best_markov_chain(data: SequenceData, y: np.ndarray) -> tuple[str, np.ndarra
     train, test, vocab = split_ids(data, "train"), data.splits["test"], tokenizer_of(data).vocab_size
     best = None
     for order in MARKOV_ORDERS:
-        chain = MarkovChain(order, vocab).fit(train)
+        chain = MarkovChain(order, vocab, alpha=MARKOV_ALPHA).fit(train)
         p_true, choices = markov_predictions(chain, test.x, y)
         cross_entropy = -np.mean(np.log(np.clip(p_true, EPSILON, 1.0)))
         if best is None or cross_entropy < best[0]:

@@ -7,6 +7,7 @@ from seqlab.data import load_dataset
 from seqlab.generate import generate_text
 from seqlab.models import list_architectures
 from seqlab.runs import RunStore
+from seqlab.tasks.language import MARKOV_ALPHA
 from tests.language_run import TINY_TEXT
 
 
@@ -51,7 +52,7 @@ def test_markov_counts_beats_the_unigram_and_matches_the_chain(markov_run, data)
     best = min(v["cross_entropy"] for k, v in baselines.items() if k.startswith("markov"))
     assert model["cross_entropy"] >= best - 1e-6  # the baseline is the best order: never worse than order 2
     # The reloaded .keras is the chain counted on the whole training text.
-    chain = MarkovChain(2, data.tokenizer.vocab_size).fit(split_ids(data, "train"))
+    chain = MarkovChain(2, data.tokenizer.vocab_size, alpha=MARKOV_ALPHA).fit(split_ids(data, "train"))
     x = data.splits["test"].x
     reloaded = markov_run.load_model().predict(x, verbose=0)
     np.testing.assert_allclose(reloaded, np.exp(np.asarray(chain(x))), rtol=1e-5, atol=1e-7)
