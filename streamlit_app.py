@@ -18,6 +18,7 @@ pages = [
     st.Page("pages/models.py", title="Models", icon=":material/inventory_2:"),
     st.Page("pages/inspect.py", title="Inspect", icon=":material/biotech:"),
     st.Page("pages/generate.py", title="Generate", icon=":material/edit_note:"),
+    st.Page("pages/embeddings.py", title="Embeddings", icon=":material/scatter_plot:"),
 ]
 page = st.navigation(pages)
 entry.mark_entry()

@@ -83,11 +83,12 @@ else:
                          classes=data.classes, title=f"Sequence {sample} ({split} split)")
     st.plotly_chart(fig, key="data.preview")
 
-st.subheader("Summary statistics")
-summary = data.summary().rename(columns={"50%": "median"})
-st.dataframe(
-    summary, width="stretch",
-    column_config={"count": st.column_config.NumberColumn(format="%d")}
-    | {c: st.column_config.NumberColumn(format="%.4g") for c in summary.columns if c not in ("unit", "count")},
-)
-st.caption("Per column over all rows, in each column's own unit.")
+if data.tokenizer is None:  # token ids have no meaningful mean: the text preview shows the corpus in numbers
+    st.subheader("Summary statistics")
+    summary = data.summary().rename(columns={"50%": "median"})
+    st.dataframe(
+        summary, width="stretch",
+        column_config={"count": st.column_config.NumberColumn(format="%d")}
+        | {c: st.column_config.NumberColumn(format="%.4g") for c in summary.columns if c not in ("unit", "count")},
+    )
+    st.caption("Per column over all rows, in each column's own unit.")

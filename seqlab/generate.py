@@ -1,18 +1,19 @@
 """Generate text from a language run: its tokeniser, a stateful ``next()`` over its layers, and ``seqlab.decoding``.
 
 A recurrent language model is ``embedding -> RNN layers -> Dense(V, softmax)``.
-``stateful_next`` steps that chain one token at a time: every RNN layer
-carries its cell's state (``h``, or ``h`` and ``c``) between calls and reads
-only the new id, never the prompt again; every other layer (embedding,
-dense head, dropout) acts on each step alone. So 200 tokens cost 200 cell
-steps, not 200 passes over a growing context. The padding id is never
-generated.
+``stateful_next`` steps that chain one token at a time
+(``seqlab.models.stepper``): every RNN layer carries its cell's state (``h``,
+or ``h`` and ``c``) between calls and reads only the new id, never the prompt
+again; every other layer (embedding, dense head, dropout) acts on each step
+alone. So 200 tokens cost 200 compiled cell steps, not 200 passes over a
+growing context. The padding id is never generated.
 
 ``generate_text`` is what the CLI's ``generate`` and the dashboard call.
 """
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -26,10 +27,6 @@ if TYPE_CHECKING:
     import keras
 
     from seqlab.runs import Run
-
-# The classes that act on each step alone, so stepping them one token at a time is exact.
-POSITION_WISE = ("InputLayer", "Embedding", "Dense", "Dropout")
-
 
 @dataclass(frozen=True)
 class GeneratedText:
@@ -66,45 +63,37 @@ class GeneratedText:
         }
 
 
+# One stepper per loaded model: its predict function compiles on the first call (about a second), once.
+_STEPPERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _stepper_of(model: keras.Model):
+    from seqlab.models.stepper import RecurrentStepper
+
+    if model not in _STEPPERS:
+        _STEPPERS[model] = RecurrentStepper(model)
+    return _STEPPERS[model]
+
+
 def stateful_next(model: keras.Model) -> decoding.NextFn:
     """``next(tokens, state)`` for a chain of position-wise layers and RNN layers (module docstring).
 
-    ``state`` is a tuple with one list of arrays per RNN layer (rows on axis 0,
-    as beam search needs); ``None`` starts from the cells' initial states.
+    ``state`` is a tuple of the RNN layers' state arrays, in order (rows on
+    axis 0, as beam search needs); ``None`` starts from the cells' initial
+    states. Each id is one call of the compiled ``RecurrentStepper``.
     """
-    import keras
-
-    layers = model.layers
-    for layer in layers:
-        if not isinstance(layer, keras.layers.RNN) and type(layer).__name__ not in POSITION_WISE:
-            raise ValueError(
-                f"Model {model.name!r} has a {type(layer).__name__} layer ({layer.name!r}); stateful generation "
-                "steps only embeddings, recurrent layers and dense heads, one token at a time."
-            )
-    recurrent = [layer for layer in layers if isinstance(layer, keras.layers.RNN)]
-    if any(layer.go_backwards for layer in recurrent):
-        raise ValueError(f"Model {model.name!r} reads backwards: it cannot generate text left to right.")
+    stepper = _stepper_of(model)
+    cells = [layer.cell for layer in stepper.steps if hasattr(layer, "cell")]
 
     def next_fn(tokens, state):
         rows = tokens.shape[0]
-        states = (
-            [list(layer.cell.get_initial_state(batch_size=rows)) for layer in recurrent]
-            if state is None else [list(s) for s in state]
-        )  # fmt: skip
+        if state is None:
+            state = tuple(np.asarray(s) for cell in cells for s in cell.get_initial_state(batch_size=rows))
         for t in range(tokens.shape[1]):  # the prompt once, then one id a step
-            x = keras.ops.convert_to_tensor(tokens[:, t].astype("int32"))
-            k = 0
-            for layer in layers[1:]:  # layers[0] is the input
-                if isinstance(layer, keras.layers.RNN):
-                    x, states[k] = layer.cell(x, states[k], training=False)
-                    k += 1
-                else:
-                    x = layer(x, training=False)
-        probabilities = keras.ops.convert_to_numpy(x).astype("float64")  # (rows, V) from the softmax head
-        log_probs = np.log(np.clip(probabilities, 1e-12, 1.0))
+            probabilities, *state = stepper.predict_on_batch([tokens[:, t].astype("int32"), *state])
+        log_probs = np.log(np.clip(probabilities.astype("float64"), 1e-12, 1.0))
         log_probs[:, PAD_ID] = -np.inf  # padding is never a next token (its id only fills short rows)
-        carried = tuple([keras.ops.convert_to_numpy(s) for s in layer_states] for layer_states in states)
-        return decoding.log_softmax(log_probs), carried
+        return decoding.log_softmax(log_probs), tuple(state)
 
     return next_fn
 

@@ -88,7 +88,15 @@ import tensorflow as tf
 served = tf.saved_model.load({str(exported)!r})
 log_probs = served.next_log_probs(tf.constant({prompts!r})).numpy()
 ids = served.serve(tf.zeros((1, 16), tf.int32)).numpy()
-print(json.dumps({{"seqlab": "seqlab" in sys.modules, "log_probs": log_probs.tolist(), "serve": list(ids.shape)}}))
+texts = [t.decode() for t in served.generate(tf.constant({prompts[:2]!r}), tf.constant(6)).numpy()]
+refused = []
+for prompts, tokens in ([""], 3), (["def"], -1):
+    try:
+        served.generate(tf.constant(prompts), tf.constant(tokens))
+    except tf.errors.InvalidArgumentError as err:
+        refused.append(err.message)
+print(json.dumps({{"seqlab": "seqlab" in sys.modules, "log_probs": log_probs.tolist(), "serve": list(ids.shape),
+                  "generated": texts, "refused": refused}}))
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          cwd=tmp_path, timeout=120, env={"PATH": "/usr/bin:/bin", "TF_CPP_MIN_LOG_LEVEL": "3"})
@@ -101,3 +109,19 @@ print(json.dumps({{"seqlab": "seqlab" in sys.modules, "log_probs": log_probs.tol
         window = np.array([ids + [PAD_ID] * (16 - len(ids))])
         expected = np.log(model.predict(window, verbose=0)[0, len(ids) - 1])
         np.testing.assert_allclose(served, expected, atol=1e-4)
+    # Greedy generation in the graph: while prompt and continuation fit in T = 16 tokens, the same text as
+    # seqlab's stateful greedy decoding; past T, the sliding window of the last 16 tokens.
+    assert result["generated"][0] == generate_text(language_run, prompts[0], 6, temperature=0).text
+    assert result["generated"][1] == tokenizer.decode(_greedy_in_windows(model, tokenizer.encode(prompts[1]), 6))
+    empty, negative = result["refused"]
+    assert "a prompt is empty after standardisation" in empty and "must be 0 or more" in negative
+
+
+def _greedy_in_windows(model, ids, tokens, lookback=16):
+    ids = list(ids)
+    for _ in range(tokens):
+        window = ids[-lookback:]
+        p = model.predict(np.array([window]), verbose=0)[0, -1]
+        p[PAD_ID] = -1
+        ids.append(int(p.argmax()))
+    return ids[-tokens:]

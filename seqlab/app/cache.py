@@ -11,7 +11,7 @@ import streamlit as st
 from seqlab.data import SequenceData, load_dataset
 from seqlab.export import load_serving
 from seqlab.generate import GeneratedText, generate_text, run_tokenizer
-from seqlab.inspect import GradientTrace, Trace, gradient_through_time, saved_recurrent_layers, trace
+from seqlab.inspect import GradientTrace, Trace, gradient_through_time, trace
 from seqlab.runs import Run, RunStore
 from seqlab.training.devices import device_name
 
@@ -47,6 +47,7 @@ def _facts(name: str, options_json: str) -> dict:
         "windows": {k: len(v) for k, v in data.splits.items()},
         "rows": len(data.frame),
         "index": data.frame.index[:2],
+        "data_options": dict(data.options),  # resolved: every default filled in
     }
 
 
@@ -79,20 +80,6 @@ def serving(run: Run, trust: bool = False):
     verify and ``trust`` is not set; see ``seqlab.export.load_serving``.
     """
     return _serving(str(run.path), run.meta.created, trust)
-
-
-@st.cache_data(show_spinner=False, max_entries=512)
-def _recurrent_layers(path: str, created: str) -> tuple[list[str], str | None]:
-    try:
-        return saved_recurrent_layers(path), None
-    except ValueError as err:
-        return [], str(err)
-
-
-def recurrent_layers(run: Run) -> tuple[list[str], str | None]:
-    """The recurrent layers named in the run's ``model.keras`` (read without loading the model),
-    and why the file cannot be read (``None`` when it can)."""
-    return _recurrent_layers(str(run.keras_path), run.meta.created)
 
 
 @st.cache_resource(show_spinner="Loading the model…", max_entries=4)

@@ -2,21 +2,32 @@
 
 The page (``pages/inspect.py``) reads top to bottom and calls these; the
 traces and gradients come from ``seqlab.inspect`` through ``seqlab.app.cache``,
-the figures from ``seqlab.plots``.
+the figures from ``seqlab.plots``. How the page reads its input is the run
+task's ``INSPECT_INPUTS`` view (a numeric window editor here; a text box in
+``seqlab.app.inspect_text_view``); what it shows of a trace is the
+``RESULT_VIEWS`` view of each result type (recurrent cells here; an HMM in
+``seqlab.app.hmm_view``).
 """
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import results
-from seqlab.app.task_views import OUTCOMES, view_for, view_of
+from seqlab.app import cache, results
+from seqlab.app.task_views import INSPECT_INPUTS, OUTCOMES, is_series, view_for, view_of
 from seqlab.data import SequenceData
-from seqlab.inspect import GradientTrace, LayerTrace, Trace, pca
+from seqlab.inspect import GradientTrace, LayerResult, LayerTrace, Trace, pca, saved_traced_layers
+from seqlab.models import get_architecture
 from seqlab.plots import (
+    axis_title,
     gate_heatmaps,
+    grad_norm_per_batch,
     gradient_norms,
     internal_label,
     pca_trajectory,
@@ -24,10 +35,55 @@ from seqlab.plots import (
     state_lines,
 )
 from seqlab.plots.training import loss_axis_title
+from seqlab.registry import Registry
 from seqlab.runs import Run
+from seqlab.tasks import get_task
 
 DEFAULT_UNITS = 16  # larger layers show their most active units first
 MAX_LINES = 8  # cell-state lines beyond this are unreadable
+# What the page shows of each kind of traced layer: result type name -> (run, data, trace, input) -> None.
+RESULT_VIEWS: Registry[Callable] = Registry("inspect result view")
+
+
+@dataclass(frozen=True)
+class InspectInput:
+    """One input as Inspect reads it (``INSPECT_INPUTS``), and what goes with it.
+
+    Attributes:
+        x: what the trace reads: a float window ``(T, F)`` or token ids ``(T,)``.
+        time: one label per step (timestamps, 1 .. T, or the tokens).
+        time_title: the time axis's title.
+        time_index: the steps as a table index (also the trajectory's hover labels).
+        inputs: axis title -> ``(T,)`` values drawn above the state heatmap (none for tokens).
+        y_true: the truth for the outcome view; ``None`` when the input has none (own text).
+        gradient: ``(x, target, time)`` of the loss through time, or ``None``.
+        no_gradient: why there is no ``gradient`` (shown instead of the figure).
+        about_gradient: what the loss of the gradient through time measures here.
+    """
+
+    x: np.ndarray
+    time: list
+    time_title: str
+    time_index: pd.Index
+    inputs: dict = field(default_factory=dict)
+    y_true: object = None
+    gradient: tuple | None = None
+    no_gradient: str = ""
+    about_gradient: str = "this sample's loss"
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _traced_layers(path: str, created: str) -> tuple[list[str], str | None]:
+    try:
+        return saved_traced_layers(path), None
+    except ValueError as err:
+        return [], str(err)
+
+
+def traced_layers(run: Run) -> tuple[list[str], str | None]:
+    """The layers Inspect looks inside (recurrent, HMM), read from the run's ``model.keras`` without
+    loading it, and why the file cannot be read (``None`` when it can)."""
+    return _traced_layers(str(run.keras_path), run.meta.created)
 
 
 # ---------------------------------------------------------------- nothing to inspect
@@ -35,9 +91,10 @@ MAX_LINES = 8  # cell-state lines beyond this are unreadable
 
 def how_to_train() -> None:
     st.markdown(
-        "Train one on the **Train** page: pick a dataset (the energy forecast is the lecture's example), "
-        "the **LSTM**, **GRU**, **Elman RNN** or **Echo state network** architecture and a few epochs, "
-        "press **Train**. Or from a terminal: `python -m seqlab train --dataset energy --model lstm --epochs 2`."
+        "Train one on the **Train** page: pick a dataset (the energy forecast is the lecture's example, "
+        "`pydoc` the text one), the **LSTM**, **GRU**, **Elman RNN**, **Echo state network** or, for text, "
+        "**Hidden Markov model** architecture and a few epochs, press **Train**. Or from a terminal: "
+        "`python -m seqlab train --dataset energy --model lstm --epochs 2`."
     )
     st.page_link("pages/train.py", label="Train a model", icon=":material/model_training:")
 
@@ -54,35 +111,43 @@ def explain_no_recurrent_run(runs: list[Run]) -> None:
         st.markdown("#### No recurrent run to inspect")
         models = sorted({results.model_title(r.meta.model) for r in runs})
         st.markdown(
-            f"None of the {len(runs)} saved run(s) has a recurrent layer (models: {', '.join(models)}). "
-            "Inspection traces a recurrent cell step by step: its hidden state, gates and gradients through time."
+            f"None of the {len(runs)} saved run(s) has a recurrent layer or a hidden Markov model (models: "
+            f"{', '.join(models)}). Inspection traces a recurrent cell step by step (its hidden state, gates and "
+            "gradients through time) or an HMM's hidden states (posteriors and Viterbi path)."
         )
         how_to_train()
 
 
-def explain_no_recurrent_layer(title: str, unreadable: str | None) -> None:
+def explain_no_traced_layer(model: str, unreadable: str | None) -> None:
+    """Why a run has nothing to trace: its file is unreadable, or its architecture keeps no hidden state."""
+    title = results.model_title(model)
     with st.container(border=True):
-        st.markdown(f"#### {title} has no recurrent layer")
+        st.markdown(f"#### {title} has no recurrent layer or hidden Markov model: nothing to trace")
         if unreadable:
             st.markdown(f"Its model file cannot be read: {unreadable}")
-        else:
-            st.markdown(
-                f"The **{title}** sees the whole window at once through feed-forward layers: it keeps no "
-                "state from one time step to the next, so there are no hidden states, gates or gradients "
-                "through time to show. Pick an Elman RNN, LSTM, GRU or echo state network run."
-            )
+            return
+        try:
+            about = get_architecture(model).description
+        except ValueError:
+            about = ""
+        st.markdown(
+            f"The **{title}** keeps no hidden state from one time step to the next, so there are no states, "
+            f"gates or gradients through time to show. {about}"
+        )
+        st.markdown("Pick an Elman RNN, LSTM, GRU, echo state network or hidden Markov model run.")
 
 
 # ---------------------------------------------------------------- which run, which input
 
 
 def pick_run(runs: list[Run], recurrent: list[Run]) -> Run:
-    """A run chooser listing the recurrent runs (all runs behind a toggle)."""
+    """A run chooser listing the runs with a traced layer (all runs behind a toggle)."""
     show_all = False
     if len(recurrent) < len(runs):
         show_all = st.toggle(
             "Also list runs without a recurrent layer", key="inspect.all",
-            help=f"{len(runs) - len(recurrent)} run(s) have no recurrent layer (e.g. the windowed MLP).",
+            help=f"{len(runs) - len(recurrent)} run(s) have no recurrent layer or HMM (e.g. the windowed MLP, "
+                 "the Markov chain).",
         )
     options = [r.run_id for r in (runs if show_all else recurrent)]
     by_id = {r.run_id: r for r in runs}
@@ -102,6 +167,27 @@ def time_axis(data: SequenceData, series: bool, origin: int, steps: int) -> tupl
         return time, "time (the model's input window)", index
     time = list(range(1, steps + 1))
     return time, "step t", pd.Index(time, name="t")
+
+
+@view_for(INSPECT_INPUTS, "forecast", "classify", "label", "regress")
+def numeric_window(run: Run, data: SequenceData, i: int, key: str) -> InspectInput:
+    """Test window ``i`` of a numeric run, in an editable table; its target drives the gradients."""
+    test = data.splits["test"]
+    window = np.asarray(test.x[i], dtype="float32")  # (T, F) in the data's units
+    time, time_title, time_index = time_axis(data, is_series(results.task_of(run)), int(test.origin[i]),
+                                             window.shape[0])
+    columns = [axis_title(f, run.meta.units.get(f)) for f in run.meta.features]
+    window = edit_window(window, columns, time_index, key=key)
+    return InspectInput(
+        x=window, time=time, time_title=time_title, time_index=time_index,
+        inputs={column: window[:, j] for j, column in enumerate(columns)}, y_true=test.y[i],
+        gradient=(window, np.asarray(test.y[i]), time),
+    )
+
+
+def read_input(run: Run, data: SequenceData, i: int, key: str) -> InspectInput | None:
+    """The run's task's way of reading Inspect's input (``INSPECT_INPUTS``), numeric by default."""
+    return view_of(INSPECT_INPUTS, results.task_of(run), numeric_window)(run, data, i, key)
 
 
 def edit_window(window: np.ndarray, columns: list[str], index: pd.Index, key: str) -> np.ndarray:
@@ -129,7 +215,7 @@ def pick_layer(tr: Trace, run_id: str) -> tuple[LayerTrace, np.ndarray, str]:
     """Layer and unit choosers: the layer's trace, the unit ids shown (most active first), and a phrase for them."""
     controls = st.columns([2, 3], gap="large")
     with controls[0]:
-        keys = [layer.key for layer in tr.layers]
+        keys = [layer.key for layer in tr.cells]
         key = keys[0]
         if len(keys) > 1:
             key = st.selectbox(
@@ -156,17 +242,18 @@ def pick_layer(tr: Trace, run_id: str) -> tuple[LayerTrace, np.ndarray, str]:
 # ---------------------------------------------------------------- beside the pictures
 
 
-def equations_panel(layer: LayerTrace) -> None:
-    """The cell's equations, from its docstring: the code that computed the pictures."""
+def equations_panel(layer: LayerResult, source: str = "the cell's docstring") -> None:
+    """The layer's equations, from its docstring: the code that computed the pictures."""
     with st.container(border=True):
         st.markdown(f"**{layer.kind}: the equations traced**")
         for block in layer.equations:
-            # Small, and a trailing remark on a line of its own: the longest lines fit beside the pictures.
-            block = block.replace(r"\quad \text{(", r"\\ \text{(")
+            # Small, a trailing remark and each of several ", \quad"-joined equations on a line of its own:
+            # the longest lines fit beside the pictures.
+            block = re.sub(r",\s*\\q?quad\s*", r", \\\\ ", block.replace(r"\quad \text{(", r"\\ \text{("))
             st.latex(r"\footnotesize \begin{gathered} " + block + r" \end{gathered}")
         if not layer.equations:
-            st.caption("This cell's docstring has no equations.")
-        st.caption("From the cell's docstring (`seqlab.layers`): the code that computed the pictures.")
+            st.caption(f"{source[0].upper()}{source[1:]} has no equations.")
+        st.caption(f"From {source} (`seqlab.layers`): the code that computed the pictures.")
 
 
 def sample_outcome(run: Run, data: SequenceData, outputs, y_true: np.ndarray) -> None:
@@ -220,9 +307,9 @@ def layer_pictures(tr: Trace, layer: LayerTrace, unit_ids: np.ndarray, shown: st
         key="inspect.state",
     )
     st.caption(
-        "Top: the inputs the model read (in their own units). Below: one row per unit, one column per time step; "
-        "red is positive, blue negative. "
-        + ("Stacked layer: it reads the layer below's output sequence." if layer is not tr.layers[0] else "")
+        ("Top: the inputs the model read (in their own units). Below: one" if inputs else "One")
+        + " row per unit, one column per time step; red is positive, blue negative. "
+        + ("Stacked layer: it reads the layer below's output sequence." if layer is not tr.cells[0] else "")
     )
 
     gates = {g: layer.arrays[g][:, unit_ids] for g in layer.gates}
@@ -280,7 +367,7 @@ def gradient_spread(norms: np.ndarray) -> str:
 
 
 def gradient_through_time_view(grads: GradientTrace, layer: LayerTrace, time: list, time_title: str,
-                               loss_name: str, unit: str) -> None:
+                               loss_name: str, unit: str, about: str = "this sample's loss") -> None:
     """‖∂L/∂hₜ‖ of every traced layer over the window, and what the chosen layer's spread means."""
     label = loss_axis_title(loss_name, unit)  # "MSE (GW²)", "cross-entropy (nats)"
     st.plotly_chart(
@@ -289,9 +376,65 @@ def gradient_through_time_view(grads: GradientTrace, layer: LayerTrace, time: li
         key="inspect.bptt",
     )
     st.caption(
-        f"How much the loss ({label}) of this sample changes per unit change of the state at step t, "
+        f"How much {about} ({label}) changes per unit change of the state at step t, "
         "through every step after it (and, in a stack, every layer above). Where the line falls by orders "
         "of magnitude the model can hardly learn from those inputs: the vanishing gradient; a line that "
         f"grows backwards explodes. Across this window {layer.label}'s gradient spans "
         f"{gradient_spread(grads.layer(layer.key).norms)}."
     )
+
+
+def gradients_section(run: Run, layer: LayerTrace, inp: InspectInput) -> None:
+    """The gradient through time of this input (or why there is none) beside the run's per-batch gradient norms."""
+    st.subheader("Gradients")
+    through_time, per_batch = st.columns(2, gap="large")
+    with through_time:
+        if inp.gradient is None:
+            st.info(inp.no_gradient)
+        else:
+            x, target, time = inp.gradient
+            try:
+                loss_name = get_task(results.task_of(run)).loss
+                grads = cache.run_gradients(run, x, target, loss_name)
+            except (ValueError, NotImplementedError) as err:
+                st.warning(f"Cannot compute the gradient through time: {err}")
+            else:
+                gradient_through_time_view(grads, layer, time, inp.time_title, loss_name,
+                                           results.target_unit(run)[1], about=inp.about_gradient)
+    with per_batch:
+        batches = [b for b in run.history.get("batch", []) if b.get("grad_norm") is not None]
+        if batches:
+            st.plotly_chart(grad_norm_per_batch(batches, clip_norm=run.spec.get("clip_norm")),
+                            key="inspect.grad_norm")
+            st.caption("The global norm of the gradient over all weights at every training batch, before "
+                       "clipping (from the run's history). Spikes are exploding gradients; gradient clipping "
+                       "caps them.")
+        else:
+            st.info("This run has no per-batch gradient norms in its history (a closed-form fit, such as the "
+                    "echo state network's readout, has no gradient steps).")
+
+
+@view_for(RESULT_VIEWS, "LayerTrace")
+def cells_view(run: Run, data: SequenceData, tr: Trace, inp: InspectInput) -> None:
+    """A recurrent model: layer and units, state and gate pictures, the cell's equations, the gradients."""
+    layer, unit_ids, shown = pick_layer(tr, run.run_id)
+    if layer.direction == "backward":
+        st.caption("Backward cell: it reads the sequence from the end, so its state at step t has read the "
+                   "inputs from the last one back to xₜ; its final state is at the first step.")
+    pictures, maths = st.columns([2, 1], gap="medium")
+    with maths:
+        equations_panel(layer)
+        sample_outcome(run, data, tr.outputs, inp.y_true)
+    with pictures:
+        layer_pictures(tr, layer, unit_ids, shown, inp.inputs, inp.time, inp.time_title, inp.time_index)
+    gradients_section(run, layer, inp)
+
+
+def show_trace(run: Run, data: SequenceData, tr: Trace, inp: InspectInput) -> None:
+    """Each kind of traced layer through its ``RESULT_VIEWS`` view, once per kind, in the model's order."""
+    kinds = list(dict.fromkeys(type(layer).__name__ for layer in tr.layers))
+    for kind in kinds:
+        if kind in RESULT_VIEWS:
+            RESULT_VIEWS.get(kind)(run, data, tr, inp)
+        else:
+            st.info(f"This model has a traced layer ({kind}) that Inspect cannot draw yet.")

@@ -7,6 +7,7 @@ import streamlit as st
 
 from seqlab.app import cache
 from seqlab.app.task_views import DATA_PREVIEWS, OUTPUT_TEXT, PLAN_TEXT, PREDICTIONS, SERVING, view_for
+from seqlab.app.text_stats_view import corpus_section, merges_section, sweep_section, tokenizers_section
 from seqlab.data import DatasetInfo, SequenceData
 from seqlab.data.text_windows import split_ids
 from seqlab.plots import token_frequencies
@@ -19,7 +20,10 @@ TOP_TOKENS = 30
 
 @view_for(DATA_PREVIEWS, "language")
 def text_preview(info: DatasetInfo, data: SequenceData) -> None:
-    """The most frequent training tokens and the start of the training text, as the tokeniser cuts it."""
+    """The corpus in numbers, its most frequent training tokens and the start of the training text as the
+    tokeniser cuts it; then one sentence under every tokeniser, vocabulary sizes and BPE's first merges."""
+    st.subheader("The corpus")
+    corpus_section(data)
     tokenizer = data.tokenizer
     train = split_ids(data, "train")
     counts = np.bincount(train, minlength=tokenizer.vocab_size)
@@ -37,6 +41,12 @@ def text_preview(info: DatasetInfo, data: SequenceData) -> None:
         f"{len(train):,} training and {len(split_ids(data, 'val')):,} held-out tokens: the first "
         "90 % of the text trains (the tokeniser too), the last 10 % validates and tests."
     )
+    st.subheader("One sentence, three tokenisers")
+    tokenizers_section(data)
+    st.subheader("Vocabulary size: unknown tokens and sequence length")
+    sweep_section(data)
+    st.subheader("The first BPE merges")
+    merges_section(data)
 
 
 @view_for(PREDICTIONS, "language")

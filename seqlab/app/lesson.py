@@ -12,10 +12,10 @@ import streamlit as st
 
 from seqlab.app import results, state
 from seqlab.app.format import baseline_label, best_baseline
-from seqlab.app.live import POLL_SECONDS, diverged_text, progress_text, unit_and_loss
+from seqlab.app.live import POLL_SECONDS, diverged_text, loss_scale_of, progress_text
 from seqlab.app.results import model_title
 from seqlab.plots import validation_curves
-from seqlab.plots.training import loss_axis_title
+from seqlab.tasks.loss_scale import LossScale
 from seqlab.training.jobs import Job
 from seqlab.training.presets import Preset
 
@@ -46,8 +46,8 @@ def jobs_of(preset: Preset) -> list[Job]:
     return [job for job in map(state.find_job, ids) if job is not None]
 
 
-def _baseline_loss(jobs: list[Job]) -> tuple[str, float] | None:
-    """The best baseline's test loss of the first finished run, when its metrics carry the loss."""
+def _baseline_loss(jobs: list[Job], scale: LossScale) -> tuple[str, float] | None:
+    """The best baseline's test loss of the first finished run, when its metrics carry the loss, in ``scale``."""
     for job in jobs:
         if job.run is None:
             continue
@@ -56,7 +56,7 @@ def _baseline_loss(jobs: list[Job]) -> tuple[str, float] | None:
             continue
         for key, to_loss in (("mse", lambda v: v), ("rmse", lambda v: v * v), ("cross_entropy", lambda v: v)):
             if key in metrics:
-                return f"baseline: {baseline_label(name)} (test)", to_loss(metrics[key])
+                return f"baseline: {baseline_label(name)} (test)", scale.of(to_loss(metrics[key]))
     return None
 
 
@@ -67,11 +67,12 @@ def curves_figure(jobs: list[Job]):
         curves[f"{model_title(job.spec.model)} (job {job.job_id})"] = (
             [e["epoch"] for e in epochs], [e["val_loss"] for e in epochs]
         )
-    unit, loss = unit_and_loss(jobs[0])
+    scale = loss_scale_of(jobs[0])
     return validation_curves(
-        curves,
-        y_title=loss_axis_title(loss, unit),
-        baseline=_baseline_loss(jobs),
+        {label: (epochs, scale.values(losses)) for label, (epochs, losses) in curves.items()},
+        y_title=scale.title,
+        log_y=scale.log_y,
+        baseline=_baseline_loss(jobs, scale),
         total_epochs=max(job.spec.epochs for job in jobs),
     )
 

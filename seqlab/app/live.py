@@ -18,6 +18,7 @@ from seqlab.app.task_views import PLAN_TEXT, view_for, view_of
 from seqlab.plots import loss_curves
 from seqlab.runs import Run
 from seqlab.tasks import get_task
+from seqlab.tasks.loss_scale import LossScale, plain_scale
 from seqlab.training.jobs import Job
 from seqlab.training.spec import ExperimentSpec
 
@@ -109,26 +110,26 @@ def _labels_plan(facts: dict, target: str, features: str) -> str:
     return _plain_plan(facts, f"the {target} class at every step ({facts['classes']} classes)", features)
 
 
-def loss_figure(job: Job, unit: str, loss: str):
+def loss_figure(job: Job, scale: LossScale):
     events = job.events_since(0)
     start = next((e for e in events if e["type"] == "start"), {})
     return loss_curves(
         [e for e in events if e["type"] == "batch"],
         [e for e in events if e["type"] == "epoch"],
         steps_per_epoch=start.get("steps_per_epoch"),
-        unit=unit,
-        loss=loss,
+        scale=scale,
         total_epochs=job.spec.epochs,
         title="Loss while training (thin: each batch; markers: epoch means)",
     )
 
 
-def unit_and_loss(job: Job) -> tuple[str, str]:
+def loss_scale_of(job: Job) -> LossScale:
+    """How the job's task reads its loss (``Task.loss_scale``): MSE in the target's unit, bits per character..."""
     try:
         facts = cache.dataset_facts(job.spec.dataset, job.spec.data_options)
-        return facts["unit"], get_task(facts["task"]).loss
     except (ValueError, RuntimeError):
-        return "", "mse"
+        return plain_scale("mse")
+    return get_task(facts["task"]).loss_scale(facts["unit"], facts["data_options"])
 
 
 def job_panel(job_id: int) -> None:
@@ -147,12 +148,14 @@ def job_panel(job_id: int) -> None:
     start = next((e for e in events if e["type"] == "start"), {})
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Epoch", f"{batches[-1]['epoch'] if batches else 0} / {job.spec.epochs}")
-    c2.metric("Train loss", f"{batches[-1]['loss']:.4g}" if batches else "–",
+    scale = loss_scale_of(job)
+    c2.metric(f"Train, {scale.title}", f"{scale.of(batches[-1]['loss']):.4g}" if batches else "–",
               help="The running mean over this epoch's batches so far.")
-    c3.metric("Validation loss", f"{epochs[-1]['val_loss']:.4g}" if epochs and "val_loss" in epochs[-1] else "–")
+    c3.metric(f"Validation, {scale.title}",
+              f"{scale.of(epochs[-1]['val_loss']):.4g}" if epochs and "val_loss" in epochs[-1] else "–")
     c4.metric("Elapsed", duration(batches[-1]["elapsed"]) if batches else "–",
               help=f"Training on {start.get('device', cache.device())}.")
-    st.plotly_chart(loss_figure(job, *unit_and_loss(job)), key=f"live.loss.{job_id}")
+    st.plotly_chart(loss_figure(job, scale), key=f"live.loss.{job_id}")
     cancelling = job.cancel_flag.is_set()
     waiting = job.status == "waiting"
     if st.button(

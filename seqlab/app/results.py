@@ -54,6 +54,7 @@ from seqlab.plots import (
 )
 from seqlab.runs import Run
 from seqlab.tasks import get_task
+from seqlab.tasks.loss_scale import LossScale, plain_scale
 
 SERVE_HELP = "Float32 round-off only: the SavedModel is the trained model."
 
@@ -274,12 +275,16 @@ def history_view(run: Run, key: str, title: str = "Loss history (thin: each batc
     if not batches and not epochs:
         st.info("This run has no recorded loss history.")
         return
-    _, unit = target_unit(run)
+    st.plotly_chart(loss_curves(batches, epochs, scale=loss_scale_of(run), title=title), key=f"{key}.history")
+
+
+def loss_scale_of(run: Run) -> LossScale:
+    """How the run's task reads its loss (``Task.loss_scale``)."""
     try:
-        loss = get_task(task_of(run)).loss
+        task = get_task(task_of(run))
     except ValueError:
-        loss = "mse"
-    st.plotly_chart(loss_curves(batches, epochs, unit=unit, loss=loss, title=title), key=f"{key}.history")
+        return plain_scale("mse")
+    return task.loss_scale(target_unit(run)[1], run.spec.get("data_options", {}))
 
 
 def run_overview(run: Run, key: str) -> None:

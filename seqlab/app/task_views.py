@@ -14,6 +14,9 @@ Registries and the signature of their views:
     PLAN_TEXT    (facts) -> str: what a training job will see and predict.
     DATA_PREVIEWS (info, data) -> None: the Data page's preview, in place of
                  the series chart or the sequence slider.
+    INSPECT_INPUTS (run, data, i, key) -> InspectInput | None: how Inspect reads
+                 its input (a numeric window editor, a text box) from test item
+                 ``i``; ``None`` when there is nothing to trace (it said why).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ OUTCOMES: Registry[Callable] = Registry("inspect outcome view")
 OUTPUT_TEXT: Registry[Callable] = Registry("output description")
 PLAN_TEXT: Registry[Callable] = Registry("training plan description")
 DATA_PREVIEWS: Registry[Callable] = Registry("data preview")
+INSPECT_INPUTS: Registry[Callable] = Registry("inspect input reader")
 
 
 def view_for(registry: Registry[Callable], *tasks: str) -> Callable[[Callable], Callable]:

@@ -1,19 +1,24 @@
-"""Look inside trained models: traces of recurrent states and gates, gradients through time.
+"""Look inside trained models: traces of recurrent states and gates, HMM posteriors, gradients through time.
 
 ``trace`` runs a model with its recurrent layers stepped through their cells'
 own ``step`` functions and returns every internal (hidden and cell state,
-gates) per time step; ``gradient_through_time`` gives ||dL/dh_t|| for every
-step of one sample; ``pca`` projects a state trajectory to 2-D.
+gates) per time step, and an HMM's posterior state probabilities and Viterbi
+path (``seqlab.inspect.hmm``, imported here so its probe is registered);
+``gradient_through_time`` gives ||dL/dh_t|| for every step of one sample;
+``pca`` projects a state trajectory to 2-D.
 """
 
 from seqlab.inspect.gradients import GradientTrace, LayerGradient, gradient_through_time
+from seqlab.inspect.hmm import HMMTrace
 from seqlab.inspect.projection import Projection, pca
-from seqlab.inspect.saved import saved_recurrent_layers
-from seqlab.inspect.trace import LayerTrace, Trace, is_recurrent, recurrent_layers, trace
+from seqlab.inspect.saved import saved_recurrent_layers, saved_traced_layers
+from seqlab.inspect.trace import LayerResult, LayerTrace, Trace, is_recurrent, recurrent_layers, trace
 
 __all__ = [
     "GradientTrace",
+    "HMMTrace",
     "LayerGradient",
+    "LayerResult",
     "LayerTrace",
     "Projection",
     "Trace",
@@ -22,5 +27,6 @@ __all__ = [
     "pca",
     "recurrent_layers",
     "saved_recurrent_layers",
+    "saved_traced_layers",
     "trace",
 ]

@@ -111,10 +111,11 @@ def gradient_through_time(
 
     Args:
         model_or_layer: a model, a saved run or a recurrent layer, as for ``trace``.
-        inputs: one sequence, ``(T, F)`` or ``(1, T, F)``, in the model's input units.
+        inputs: one sequence, ``(T, F)`` or ``(1, T, F)``, in the model's input units
+            (token ids ``(T,)`` for a model that reads them, as for ``trace``).
         target: the sample's target, as the model is trained on it (with or
-            without the batch axis), e.g. the next H values of a forecast or a
-            class id.
+            without the batch axis), e.g. the next H values of a forecast, a
+            class id, or the next token id at every position of a language window.
         loss: a Keras loss name or callable; default the model's compiled
             loss, else ``"mse"``. Reduced to a mean over the sample's outputs.
         time_labels: one label per step; default ``1 .. T``.
@@ -136,12 +137,12 @@ def gradient_through_time(
 
     # A first pass finds the recurrent layers and their state sizes.
     _, probe = run_traced(model_or_layer, x, labels)
-    keys = [_key(raw) for raw in probe.layers]
-    shapes = {_key(raw): ops.shape(raw["record"]["h"][0]) for raw in probe.layers}  # (1, units)
+    keys = [_key(raw) for raw in probe.cells]
+    shapes = {_key(raw): ops.shape(raw["record"]["h"][0]) for raw in probe.cells}  # (1, units)
     if not keys:
         return GradientTrace([], float("nan"), loss_name, labels)
     steps = x.shape[1]
-    dtype = probe.layers[0]["record"]["h"][0].dtype
+    dtype = probe.cells[0]["record"]["h"][0].dtype
     zeros = [np.zeros((steps, *shapes[k]), dtype=keras.backend.standardize_dtype(dtype)) for k in keys]
     slot = {k: i for i, k in enumerate(keys)}
     y_true = ops.convert_to_tensor(np.asarray(target))
@@ -157,7 +158,7 @@ def gradient_through_time(
 
     value, grads = _gradient(loss_of, zeros)
     layers = []
-    for raw, key, grad in zip(probe.layers, keys, grads):
+    for raw, key, grad in zip(probe.cells, keys, grads):
         g = np.asarray(ops.convert_to_numpy(grad))[:, 0, :]  # (T, 1, units) -> (T, units)
         layers.append(
             LayerGradient(

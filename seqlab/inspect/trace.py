@@ -4,15 +4,22 @@ r"""Trace a model's layers from the inside: probes per layer type, each returnin
 shares its layers (``keras.models.clone_model(call_function=...)``, public
 Keras API); every layer that has a **probe** runs through it. A probe is
 registered per layer class (``register_probe``) and records named arrays with
-declared axes: ``("time", "unit")`` for a recurrent cell's internals; next,
-``("query", "key")`` for attention weights or ``("state", "time")`` for an
-HMM's posteriors. The recurrent probe runs every recurrent layer by calling
+declared axes: ``("time", "unit")`` for a recurrent cell's internals,
+``("state", "time")`` for an HMM's posteriors (``seqlab.inspect.hmm``); next,
+``("query", "key")`` for attention weights. Every probe's result is a
+``LayerResult`` (name, kind, arrays, axes, equations); a recurrent layer's is
+its subclass ``LayerTrace``. The recurrent probe runs every recurrent layer by calling
 its cell's own ``step`` at each time step,
 collecting the internals that ``step`` returns (LSTM: ``i, f, o, c_tilde, c,
 h``; GRU: ``z, r, h_tilde, h``; Elman: ``pre_activation, h``; ESN:
 ``h_tilde, h``). The maths exists once, in the cell: the trace and the layer
 run the same function, so the traced states are the states the layer computed
 (a test checks the traced output against the layer's own to 1e-5).
+
+The inputs are one sequence of floats ``(T, F)`` or, for a model that reads
+token ids (an ``int`` input), one sequence of ids ``(T,)``; the traced copy of
+the graph is built on inputs of exactly that shape, so a token model reads a
+text of any length up to the one it was built for.
 
 Layers without a probe (the input ``Normalization``, the head) run as
 they are, so a second recurrent layer is traced on the first one's traced
@@ -66,36 +73,49 @@ class Directional:
         return self.name if self.direction == "forward" else f"{self.name} ({self.direction})"
 
 
-@dataclass(frozen=True)
-class LayerTrace(Directional):
-    """One recurrent layer (one direction of it) over one sequence.
+@dataclass(frozen=True, kw_only=True)
+class LayerResult(Directional):
+    """What a probe recorded for one layer (one direction of it) over one sequence.
 
     Attributes:
         name: the layer's name in the model (a bidirectional wrapper's name for both directions).
-        kind: the cell's class name (``LSTMCell``, ``GRUCell``, ``SimpleRNNCell``, ``ESNCell``).
-        direction: ``"forward"`` or ``"backward"``.
-        arrays: the cell's internals, name -> ``(T, units)``, in the cell's ``internal_names``
-            order; ``h`` is always there (for an ESN it is the reservoir state).
-        inputs: ``(T, features)``, the sequence this layer read (the previous layers' output).
+        kind: what computed the arrays: the cell's class name (``LSTMCell``), ``HMM``, ...
+        arrays: name -> NumPy array, each with its axes named in ``axes``.
+        axes: array name -> the names of its axes, e.g. ``("time", "unit")`` or ``("state", "time")``.
+        equations: the LaTeX blocks of the docstring of what computed them (``seqlab.layers.docs``).
         time_labels: one label per time step (token, timestamp or step number).
-        equations: the LaTeX blocks of the cell's docstring (``seqlab.layers.docs``).
-        mask: ``(T,)`` booleans, ``False`` where the step was skipped; ``None`` without a mask.
-        output: what the layer returned for this direction (``(T, units)`` or ``(units,)``).
-        variant: the LSTM variant, when there is one.
-        axes: array name -> the names of its axes (``("time", "unit")`` for every cell internal).
+        direction: ``"forward"`` or ``"backward"``.
     """
 
     name: str
     kind: str
-    direction: str
     arrays: dict[str, np.ndarray]
+    axes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    equations: list[str] = field(default_factory=list)
+    time_labels: list = field(default_factory=list)
+    direction: str = "forward"
+
+
+@dataclass(frozen=True, kw_only=True)
+class LayerTrace(LayerResult):
+    """One recurrent layer (one direction of it) over one sequence: a cell's ``LayerResult``.
+
+    Attributes:
+        name, kind, direction, time_labels, equations: as in ``LayerResult``; ``kind`` is the
+            cell's class name (``LSTMCell``, ``GRUCell``, ``SimpleRNNCell``, ``ESNCell``).
+        arrays: the cell's internals, name -> ``(T, units)``, in the cell's ``internal_names``
+            order; ``h`` is always there (for an ESN it is the reservoir state).
+        axes: ``("time", "unit")`` for every cell internal.
+        inputs: ``(T, features)``, the sequence this layer read (the previous layers' output).
+        mask: ``(T,)`` booleans, ``False`` where the step was skipped; ``None`` without a mask.
+        output: what the layer returned for this direction (``(T, units)`` or ``(units,)``).
+        variant: the LSTM variant, when there is one.
+    """
+
     inputs: np.ndarray
-    time_labels: list
-    equations: list[str]
     mask: np.ndarray | None = None
     output: np.ndarray | None = None
     variant: str | None = None
-    axes: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def units(self) -> int:
@@ -124,21 +144,31 @@ class LayerTrace(Directional):
 
 @dataclass(frozen=True)
 class Trace:
-    """Every recurrent layer of a model over one input sequence.
+    """Every probed layer of a model over one input sequence.
 
     Attributes:
-        layers: one ``LayerTrace`` per recurrent layer and direction, in the model's order.
-        inputs: ``(T, F)``, the sequence given to the model (its own units).
+        layers: one ``LayerResult`` per probed layer and direction, in the order they ran:
+            a ``LayerTrace`` per recurrent layer and direction, an ``HMMTrace`` per HMM.
+        inputs: ``(T, F)`` (the sequence given to the model, in its own units) or ``(T,)`` token ids.
         outputs: the model's output for it, computed along the traced path.
         time_labels: one label per input step.
     """
 
-    layers: list[LayerTrace]
+    layers: list[LayerResult]
     inputs: np.ndarray
     outputs: object
     time_labels: list = field(default_factory=list)
 
-    def layer(self, name: str, direction: str = "forward") -> LayerTrace:
+    @property
+    def cells(self) -> list[LayerTrace]:
+        """The recurrent layers' traces (no other probe's results)."""
+        return self.of(LayerTrace)
+
+    def of(self, result_type: type) -> list:
+        """The results of one type (``LayerTrace``, ``HMMTrace``), in order."""
+        return [layer for layer in self.layers if isinstance(layer, result_type)]
+
+    def layer(self, name: str, direction: str = "forward") -> LayerResult:
         """The trace of layer ``name`` (and ``direction``); ``name`` may also be a ``key``."""
         for layer in self.layers:
             if layer.name == name and layer.direction == direction:
@@ -258,7 +288,12 @@ class _Tracer:
     def __init__(self, time_labels: list, perturb: Perturb | None = None):
         self.time_labels = time_labels
         self.perturb = perturb
-        self.layers: list[dict] = []  # raw records: tensors, converted by `to_numpy`
+        self.cells: list[dict] = []  # recurrent layers' raw records (tensors), whose h the gradient pass perturbs
+        self.results: list[Callable[[int], LayerResult]] = []  # one per probed layer, in the order they ran
+
+    def record(self, result: Callable[[int], LayerResult]) -> None:
+        """A probe's result, built later from its tensors for one sample of the batch (``to_numpy``)."""
+        self.results.append(result)
 
     # -- graph
 
@@ -280,7 +315,8 @@ class _Tracer:
             model = keras.Model(model.inputs, model.outputs, name=model.name)  # its graph, same layers
         try:
             copy = keras.models.clone_model(
-                model, clone_function=lambda layer: layer, call_function=self._call, recursive=True
+                model, input_tensors=_placeholder(model, inputs), clone_function=lambda layer: layer,
+                call_function=self._call, recursive=True,
             )
         except ValueError:
             raise ValueError(
@@ -383,48 +419,45 @@ class _Tracer:
             outputs.append(output)
             previous = output
             states = new_states
-        self.layers.append(
-            {
-                "layer": layer, "name": name, "direction": direction, "inputs": sequences,
-                "record": record, "mask": mask, "states": set(state_of) | {"h"},
-            }
-        )
         sequence = ops.stack(outputs, axis=1)  # (B, T, units), in processing order as keras.layers.RNN
         output = sequence if layer.return_sequences else outputs[-1]
-        self.layers[-1]["output"] = output
+        raw = {
+            "layer": layer, "name": name, "direction": direction, "inputs": sequences,
+            "record": record, "mask": mask, "states": set(state_of) | {"h"}, "output": output,
+        }
+        self.cells.append(raw)
+        self.record(lambda sample: self._cell_result(raw, sample))
         if layer.return_state:
             return [output, *states]
         return output
 
-    def to_numpy(self, sample: int = 0) -> list[LayerTrace]:
-        traces = []
-        for raw in self.layers:
-            cell = raw["layer"].cell
-            names = list(getattr(cell, "internal_names", ())) or list(raw["record"])
-            names = [n for n in names if n in raw["record"]] + [n for n in raw["record"] if n not in names]
-            arrays = {n: np.stack([_row(v, sample) for v in raw["record"][n]]) for n in names}  # (T, units)
-            mask = None if raw["mask"] is None else np.asarray(ops.convert_to_numpy(raw["mask"]))[sample].astype(bool)
-            if mask is not None:
-                for n in arrays:
-                    if n not in raw["states"]:
-                        arrays[n] = np.where(mask[:, None], arrays[n], np.nan)  # a skipped step has no gates
-            output = np.asarray(ops.convert_to_numpy(raw["output"]))[sample]
-            traces.append(
-                LayerTrace(
-                    name=raw["name"],
-                    kind=type(cell).__name__,
-                    direction=raw["direction"],
-                    arrays=arrays,
-                    inputs=np.asarray(ops.convert_to_numpy(raw["inputs"]))[sample],
-                    time_labels=list(self.time_labels),
-                    equations=cell_equations(cell),
-                    mask=mask,
-                    output=output,
-                    variant=getattr(cell, "variant", None),
-                    axes={n: CELL_AXES for n in arrays},
-                )
-            )
-        return traces
+    def to_numpy(self, sample: int = 0) -> list[LayerResult]:
+        """Every probe's result for one sample of the batch, as NumPy arrays."""
+        return [result(sample) for result in self.results]
+
+    def _cell_result(self, raw: dict, sample: int) -> LayerTrace:
+        cell = raw["layer"].cell
+        names = list(getattr(cell, "internal_names", ())) or list(raw["record"])
+        names = [n for n in names if n in raw["record"]] + [n for n in raw["record"] if n not in names]
+        arrays = {n: np.stack([_row(v, sample) for v in raw["record"][n]]) for n in names}  # (T, units)
+        mask = None if raw["mask"] is None else np.asarray(ops.convert_to_numpy(raw["mask"]))[sample].astype(bool)
+        if mask is not None:
+            for n in arrays:
+                if n not in raw["states"]:
+                    arrays[n] = np.where(mask[:, None], arrays[n], np.nan)  # a skipped step has no gates
+        return LayerTrace(
+            name=raw["name"],
+            kind=type(cell).__name__,
+            direction=raw["direction"],
+            arrays=arrays,
+            inputs=_row(raw["inputs"], sample),
+            time_labels=list(self.time_labels),
+            equations=cell_equations(cell),
+            mask=mask,
+            output=_row(raw["output"], sample),
+            variant=getattr(cell, "variant", None),
+            axes={n: CELL_AXES for n in arrays},
+        )
 
 
 @register_probe(keras.layers.RNN)
@@ -432,6 +465,18 @@ class _Tracer:
 def recurrent_probe(tracer: _Tracer, layer) -> Callable:
     """Every step of a recurrent layer (both directions of a ``Bidirectional``) through its cell's ``step``."""
     return tracer._layer(layer)
+
+
+def _placeholder(model, inputs):
+    """The copy's input, shaped as the traced batch (a token model reads a text shorter than its window).
+
+    ``None`` (Keras's own placeholders) for a model with several inputs.
+    """
+    if len(model.inputs) != 1:
+        return None
+    [original] = model.inputs
+    placeholder = keras.Input(batch_shape=(None, *inputs.shape[1:]), dtype=original.dtype, name=original.name)
+    return [placeholder] if isinstance(model.input, (list, tuple)) else placeholder  # model.input's structure
 
 
 def _step(cell, x_t, states):
@@ -454,8 +499,30 @@ def _row(value, sample):
 # ---------------------------------------------------------------- public entry
 
 
+def reads_token_ids(model) -> bool:
+    """The model's (first) input is integer token ids ``(B, T)``, not float windows."""
+    try:
+        dtype = model.inputs[0].dtype if isinstance(model, keras.Model) else None
+    except (AttributeError, IndexError, TypeError, ValueError):
+        return False
+    return dtype is not None and "int" in keras.backend.standardize_dtype(dtype)
+
+
 def as_batch(inputs, model=None) -> np.ndarray:
-    """One sequence ``(T, F)`` or ``(1, T, F)`` as a float32 batch of one ``(1, T, F)``."""
+    """One sequence ``(T, F)`` or ``(1, T, F)`` as a float32 batch of one ``(1, T, F)``;
+    for a model that reads token ids, ``(T,)`` or ``(1, T)`` ids as an int32 batch ``(1, T)``."""
+    if reads_token_ids(model):
+        ids = np.asarray(inputs)
+        ids = ids[None] if ids.ndim == 1 else ids
+        if ids.ndim != 2 or ids.shape[0] != 1 or ids.shape[1] == 0 or not np.issubdtype(ids.dtype, np.integer):
+            raise ValueError(
+                f"inputs must be one sequence of token ids, shape (T,) or (1, T), at least one id; got shape "
+                f"{np.shape(inputs)} of {ids.dtype}: encode the text with the run's tokeniser."
+            )
+        longest = model.inputs[0].shape[1]
+        if longest is not None and ids.shape[1] > longest:
+            raise ValueError(f"inputs has {ids.shape[1]} token ids; this model reads at most {longest}.")
+        return ids.astype("int32")
     x = np.asarray(inputs, dtype="float32")
     if x.ndim == 2:
         x = x[None]
@@ -504,7 +571,7 @@ def run_traced(model_or_layer, x, time_labels: Sequence, perturb: Perturb | None
 
 
 def trace(model_or_layer, inputs, time_labels: Sequence | None = None) -> Trace:
-    """Trace every recurrent layer of a model (or one recurrent layer) over one sequence.
+    """Trace every probed layer of a model (or one recurrent layer) over one sequence.
 
     Args:
         model_or_layer: a functional or Sequential Keras model, a saved run
@@ -512,14 +579,16 @@ def trace(model_or_layer, inputs, time_labels: Sequence | None = None) -> Trace:
             ``SimpleRNN``, ``LSTM``, ``GRU``, ``ESN``, any ``keras.layers.RNN``,
             or a ``keras.layers.Bidirectional`` around one).
         inputs: one sequence, ``(T, F)`` or ``(1, T, F)``, in the model's own
-            input units (a model scales its inputs itself).
+            input units (a model scales its inputs itself); for a model that reads
+            token ids, ``(T,)`` ids (``T`` up to the model's window).
         time_labels: one label per step (tokens, timestamps); default ``1 .. T``.
 
     Returns:
         A ``Trace``: ``layers`` (one ``LayerTrace`` per recurrent layer and
-        direction, with the cell's internals as ``(T, units)`` arrays), and the
-        model's ``outputs`` computed along the same path. A model without a
-        recurrent layer gives a trace with no layers.
+        direction, with the cell's internals as ``(T, units)`` arrays; one
+        ``HMMTrace`` per hidden Markov model), and the model's ``outputs``
+        computed along the same path. A model without a probed layer gives a
+        trace with no layers.
 
     Example:
 

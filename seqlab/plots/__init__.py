@@ -6,8 +6,10 @@ saved HTML file.
 """
 
 from seqlab.plots.compare import validation_curves
+from seqlab.plots.embeddings import embedding_projection
 from seqlab.plots.forecast import forecast_window
 from seqlab.plots.generated import probability_legend, token_spans
+from seqlab.plots.hmm import emission_matrix, hmm_path, hmm_posteriors, transition_matrix
 from seqlab.plots.inspect import (
     gate_heatmaps,
     grad_norm_per_batch,
@@ -22,6 +24,8 @@ from seqlab.plots.style import axis_title, squared_unit
 from seqlab.plots.training import loss_curves
 from seqlab.plots.runs import runs_comparison
 from seqlab.plots.tokens import token_frequencies
+from seqlab.plots.token_chips import token_chips
+from seqlab.plots.vocabulary import vocabulary_sweep_chart
 from seqlab.plots.samples import (
     class_probabilities,
     confusion_matrix,
@@ -34,13 +38,20 @@ __all__ = [
     "axis_title",
     "class_probabilities",
     "confusion_matrix",
+    "embedding_projection",
     "label_sequence",
     "predicted_vs_actual",
     "sample_preview",
     "token_frequencies",
+    "token_chips",
+    "vocabulary_sweep_chart",
     "dataset_preview",
     "forecast_window",
     "gate_heatmaps",
+    "emission_matrix",
+    "hmm_path",
+    "hmm_posteriors",
+    "transition_matrix",
     "grad_norm_per_batch",
     "gradient_norms",
     "internal_label",

@@ -58,13 +58,14 @@ def value_range(name: str, values: np.ndarray | None = None) -> tuple[float, flo
     return -bound, bound
 
 
-def _time_axis(time: Sequence) -> tuple[np.ndarray, dict]:
+def time_ticks(time: Sequence) -> tuple[np.ndarray, dict]:
     """x values and axis settings: timestamps and numbers as they are, text labels as ticks on 1..T."""
     values = list(time)
     if values and all(isinstance(v, str) for v in values):
         x = np.arange(1, len(values) + 1)
         step = max(1, len(values) // 40)
-        return x, dict(tickmode="array", tickvals=x[::step], ticktext=values[::step])
+        # Upright: rotated tokens (one character each, often) cannot be read.
+        return x, dict(tickmode="array", tickvals=x[::step], ticktext=values[::step], tickangle=0)
     return np.asarray(pd.Index(values)), {}
 
 
@@ -122,7 +123,7 @@ def state_heatmap(
         total_units: the layer's size, to say "16 of 64 units" on the y axis.
     """
     values = np.asarray(values, dtype="float64")
-    x, xaxis = _time_axis(time)
+    x, xaxis = time_ticks(time)
     inputs = inputs or {}
     input_rows = (1 if len(inputs) > MAX_INPUT_LINES else len(inputs)) if inputs else 0
     rows = input_rows + 1
@@ -169,7 +170,7 @@ def gate_heatmaps(
     unbounded values get a second, diverging one.
     """
     names = list(gates)
-    x, xaxis = _time_axis(time)
+    x, xaxis = time_ticks(time)
     titles = [internal_label(n, kind) for n in names]
     fig = make_subplots(rows=len(names), cols=1, shared_xaxes=True, vertical_spacing=0.06, subplot_titles=titles)
     gate_bar = diverging_bar = False
@@ -222,7 +223,7 @@ def state_lines(
 ) -> go.Figure:
     """One line per unit of an internal (e.g. the LSTM cell state cₜ), on the time axis."""
     values = np.asarray(values, dtype="float64")
-    x, xaxis = _time_axis(time)
+    x, xaxis = time_ticks(time)
     fig = go.Figure()
     palette = [COLORS["series"], COLORS["model"], COLORS["seasonal"], COLORS["val"], COLORS["naive"], *EXTRA_COLORS]
     for j, unit in enumerate(unit_ids):
@@ -294,7 +295,7 @@ def gradient_norms(
     A line that falls by orders of magnitude towards early t shows a vanishing
     gradient: those inputs hardly change what the model learns.
     """
-    x, xaxis = _time_axis(time)
+    x, xaxis = time_ticks(time)
     fig = go.Figure()
     palette = [COLORS["model"], COLORS["series"], COLORS["seasonal"], COLORS["val"], *EXTRA_COLORS]
     for j, (label, values) in enumerate(norms.items()):

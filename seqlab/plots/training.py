@@ -6,7 +6,8 @@ import math
 
 import plotly.graph_objects as go
 
-from seqlab.plots.style import COLORS, base_layout, squared_unit
+from seqlab.plots.style import COLORS, base_layout
+from seqlab.tasks.loss_scale import LossScale, loss_axis_title, plain_scale  # noqa: F401  (loss_axis_title: re-exported)
 
 
 def nice_log_ticks(low: float, high: float) -> list[float]:
@@ -26,25 +27,13 @@ def label_log_ticks(fig: go.Figure, values: list[float]) -> None:
         fig.update_yaxes(tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
 
 
-def loss_axis_title(loss: str, unit: str = "") -> str:
-    """``MSE (GW²)``, ``MSE``, ``cross-entropy (nats)`` or the loss name itself."""
-    if loss == "mse":
-        sq = squared_unit(unit)
-        return f"MSE ({sq})" if sq else "MSE"
-    if "crossentropy" in loss.replace("_", ""):
-        return "cross-entropy (nats)"
-    return loss.replace("_", " ")
-
-
 def loss_curves(
     batches: list[dict],
     epochs: list[dict],
     steps_per_epoch: int | None = None,
-    unit: str = "",
     total_epochs: int | None = None,
     title: str = "Training loss",
-    log_y: bool = True,
-    loss: str = "mse",
+    scale: LossScale | None = None,
 ) -> go.Figure:
     """Per-batch training loss as a thin line, per-epoch train and validation loss as markers.
 
@@ -52,33 +41,33 @@ def loss_curves(
         batches: ``batch`` events (``epoch``, ``step``, ``batch_loss`` or ``loss``).
         epochs: ``epoch`` events (``epoch``, ``loss``, ``val_loss``).
         steps_per_epoch: batches per epoch; inferred from the events when ``None``.
-        unit: the target's unit; the y-axis reads ``MSE (unit²)``.
         total_epochs: fix the x-axis to ``[0, total_epochs]`` (live view: the curve grows into it).
-        log_y: logarithmic y-axis (losses fall by orders of magnitude).
-        loss: the Keras loss name; ``"mse"`` reads ``MSE (unit²)``, a cross-entropy reads
-            ``cross-entropy (nats)``.
+        scale: how the loss reads (``Task.loss_scale``: ``MSE (GW²)``, bits per character, ...);
+            default the MSE itself.
 
     Returns:
         A figure with x in epochs: a batch at step s of epoch e sits at ``e - 1 + s / steps``.
     """
     steps = steps_per_epoch or max((b["step"] for b in batches), default=1)
+    scale = scale or plain_scale("mse")
+    log_y = scale.log_y
     fig = go.Figure()
     if batches:
         fig.add_trace(
             go.Scatter(
                 x=[b["epoch"] - 1 + b["step"] / steps for b in batches],
-                y=[b.get("batch_loss", b["loss"]) for b in batches],
+                y=scale.values(b.get("batch_loss", b["loss"]) for b in batches),
                 name="train, per batch",
                 mode="lines",
                 line=dict(width=1, color=COLORS["train_batch"]),
-                hovertemplate="epoch %{x:.2f}<br>batch loss %{y:.4g}<extra></extra>",
+                hovertemplate="epoch %{x:.2f}<br>batch: %{y:.4g}<extra></extra>",
             )
         )
     if epochs:
         fig.add_trace(
             go.Scatter(
                 x=[e["epoch"] for e in epochs],
-                y=[e["loss"] for e in epochs],
+                y=scale.values(e["loss"] for e in epochs),
                 name="train, epoch mean",
                 mode="lines+markers",
                 line=dict(width=2, color=COLORS["train"]),
@@ -89,14 +78,14 @@ def loss_curves(
             fig.add_trace(
                 go.Scatter(
                     x=[e["epoch"] for e in epochs if "val_loss" in e],
-                    y=[e["val_loss"] for e in epochs if "val_loss" in e],
+                    y=scale.values(e["val_loss"] for e in epochs if "val_loss" in e),
                     name="validation",
                     mode="lines+markers",
                     line=dict(width=2, color=COLORS["val"]),
                     marker=dict(size=8, symbol="diamond"),
                 )
             )
-    fig.update_yaxes(title_text=loss_axis_title(loss, unit), type="log" if log_y else "linear")
+    fig.update_yaxes(title_text=scale.title, type="log" if log_y else "linear")
     if log_y:
         label_log_ticks(fig, [v for trace in fig.data for v in trace.y if v is not None])
     shown = total_epochs or max([e["epoch"] for e in epochs] + [b["epoch"] for b in batches] + [1])

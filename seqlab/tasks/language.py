@@ -37,6 +37,8 @@ import numpy as np
 
 from seqlab.data.sequence_data import SequenceData
 from seqlab.tasks.classify import EPSILON
+from seqlab.tasks.language_serving import export_with_text
+from seqlab.tasks.loss_scale import token_scale
 from seqlab.tasks.metrics import ACCURACY, BITS_PER_CHARACTER, CROSS_ENTROPY, PERPLEXITY
 from seqlab.tasks.numeric import InputSpec
 from seqlab.tasks.task import Evaluation, Task, register_task
@@ -46,7 +48,6 @@ if TYPE_CHECKING:
     import keras
 
 TOKENIZER_FILE = "tokenizer.json"
-TEXT_ENDPOINT = "next_log_probs"
 MARKOV_ORDERS = (1, 2, 3, 4, 5)
 # Add-alpha of the Markov baselines and the markov architecture's default: measured on pydoc (char, order 4),
 # alpha 1 gives 2.91 bits per character, 0.1 gives 2.18, 0.01 gives 2.07 (smoothing mass spread over V).
@@ -161,39 +162,6 @@ def evaluate_language(data: SequenceData, probabilities: np.ndarray) -> Evaluati
     return Evaluation(metrics, predictions)
 
 
-def export_with_text(model: keras.Model, data: SequenceData, path: Path) -> None:
-    """The SavedModel with ``serve`` (token ids ``(N, T)`` -> probabilities ``(N, T, V)``) and ``next_log_probs``.
-
-    ``next_log_probs(strings)`` takes a batch of raw strings ``(N,)`` and returns
-    ``(N, V)``: the log-probabilities of the token after each string's last one.
-    The run's tokeniser runs inside the graph (``seqlab.text.layers``); a string
-    longer than ``T`` tokens keeps its last ``T``, a shorter one is padded after
-    its end, which a causal model never reads before its last token. Both serve
-    with TensorFlow alone.
-    """
-    import keras
-    import tensorflow as tf
-    from keras.src.export.saved_model import get_input_signature  # what model.export uses for ``serve``
-
-    from seqlab.text import PAD_ID
-    from seqlab.text.layers import tokenizer_layer
-
-    archive = keras.export.ExportArchive()
-    archive.track_and_add_endpoint("serve", model, get_input_signature(model))
-    tokenize = tokenizer_layer(tokenizer_of(data), sequence_length=data.lookback, keep="last")
-    archive.track(tokenize)  # its lookup table travels with the SavedModel
-
-    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
-    def next_log_probs(texts):
-        ids = tokenize(texts)  # (N, T), padded after the text
-        probabilities = model(ids, training=False)  # (N, T, V)
-        last = tf.maximum(tf.reduce_sum(tf.cast(ids != PAD_ID, tf.int32), axis=1) - 1, 0)  # (N,)
-        return tf.math.log(tf.maximum(tf.gather(probabilities, last, batch_dims=1), 1e-12))  # (N, V)
-
-    archive.add_endpoint(TEXT_ENDPOINT, next_log_probs)
-    archive.write_out(str(path), verbose=False)
-
-
 def save_tokenizer(folder: Path, data: SequenceData) -> list[str]:
     """Write the tokeniser as plain JSON (``Tokenizer.to_dict``)."""
     (Path(folder) / TOKENIZER_FILE).write_text(json.dumps(tokenizer_of(data).to_dict(), indent=1, ensure_ascii=False))
@@ -231,5 +199,6 @@ LANGUAGE = register_task(
         load_assets=load_tokenizer,
         causal=True,
         export=export_with_text,
+        curve=lambda unit, data_options: token_scale(data_options.get("tokenizer")),
     )
 )

@@ -34,6 +34,7 @@ import numpy as np
 
 from seqlab.data.sequence_data import TASKS, SequenceData
 from seqlab.registry import Registry
+from seqlab.tasks.loss_scale import LossScale, plain_scale
 from seqlab.tasks.numeric import InputSpec, load_scaler, numeric_inputs, save_scaler, scale_inputs
 from seqlab.tasks.metrics import METRICS, TARGET_UNIT, Metric
 
@@ -108,6 +109,8 @@ class Task:
         export: ``(model, data, path)`` writes the run's SavedModel folder:
             a ``serve`` endpoint on the task's inputs, plus any the task adds
             (a language run's raw-string endpoint).
+        curve: ``(unit, data_options) -> LossScale``, how its loss curves read
+            (``seqlab.tasks.loss_scale``); None: the loss itself.
     """
 
     name: str
@@ -130,6 +133,11 @@ class Task:
     frame_window: Callable[[RunMeta, pd.DataFrame], np.ndarray] | None = None
     causal: bool = False
     export: Callable[[keras.Model, SequenceData, Path], None] = export_serve
+    curve: Callable[[str, dict], LossScale] | None = None
+
+    def loss_scale(self, unit: str = "", data_options: dict | None = None) -> LossScale:
+        """How this task's loss curves read, for data in ``unit`` with the dataset's (resolved) options."""
+        return self.curve(unit, data_options or {}) if self.curve else plain_scale(self.loss, unit)
 
     @property
     def in_target_unit(self) -> bool:

@@ -84,6 +84,13 @@ class TokenizerLayer(keras.layers.Layer):
             ids = ids[:, -self.sequence_length :]
         return tf.cast(ids.to_tensor(default_value=PAD_ID, shape=[None, self.sequence_length]), tf.int32)
 
+    def detokenize(self, ids) -> tf.Tensor:
+        """Token ids ``(batch, n)`` to strings ``(batch,)``, as ``Tokenizer.decode``: padding dropped."""
+        ids = tf.convert_to_tensor(ids)
+        kept = tf.ragged.boolean_mask(ids, ids != PAD_ID)
+        pieces = kept.with_flat_values(tf.gather(tf.constant(self.tokenizer.vocab), kept.flat_values))
+        return tf.strings.reduce_join(pieces, axis=-1, separator=self.tokenizer.joiner)
+
     def _lookup(self, pieces: tf.RaggedTensor) -> tf.RaggedTensor:
         return pieces.with_flat_values(self.lookup(pieces.flat_values))
 

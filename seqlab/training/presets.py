@@ -38,6 +38,14 @@ def _adding(model: str) -> ExperimentSpec:
     )
 
 
+def _shakespeare(model: str, **model_options) -> ExperimentSpec:
+    # Character level on all of Shakespeare (4.5 M training characters): one epoch is the lesson's length.
+    return ExperimentSpec(
+        "shakespeare", model, data_options={"tokenizer": "char"}, model_options=model_options,
+        epochs=1, batch_size=64, learning_rate=3e-3,
+    )
+
+
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in (
@@ -73,6 +81,26 @@ PRESETS: dict[str, Preset] = {
                 ExperimentSpec(
                     "mackey_glass", "lstm", model_options={"units": 32}, epochs=10, learning_rate=1e-2,
                 ),
+            ),
+        ),
+        Preset(
+            name="shakespeare-char",
+            title="Shakespeare, character by character: Markov chains against LSTM and GRU",
+            description=(
+                "A language model of Shakespeare's works, one character at a time, judged in bits per "
+                "character on the last 10 % of the text. The Markov chain of order 4 (the best of orders 1 "
+                "to 5 here, about 2.42 bits) counts the training text in seconds; an LSTM and a GRU of 256 "
+                "units train for one epoch each (1,111 batches of 64 windows of 64 characters). Measured on "
+                "2 CPU cores: after that epoch the GRU is near 2.37 bits per character, below the chain, the "
+                "LSTM near 2.48, still above it (it passes the chain after about 1,500 batches). Several "
+                "minutes in all: every run is also scored against Markov chains of orders 1 to 5. Open "
+                "Generate to read what each one writes."
+            ),
+            specs=(
+                ExperimentSpec("shakespeare", "markov", data_options={"tokenizer": "char"},
+                               model_options={"order": 4}),
+                _shakespeare("lstm", units=256),
+                _shakespeare("gru", units=256),
             ),
         ),
     )

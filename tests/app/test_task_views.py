@@ -2,16 +2,28 @@
 
 import pytest
 
-from seqlab.app import inspect_view, live, results  # noqa: F401  importing them registers their views
-from seqlab.app.task_views import OUTCOMES, OUTPUT_TEXT, PLAN_TEXT, PREDICTIONS, SERVING, is_series, view_of
+from seqlab.app import hmm_view, inspect_text_view, inspect_view, live, results  # noqa: F401  they register views
+from seqlab.app.inspect_view import RESULT_VIEWS
+from seqlab.app.task_views import (
+    INSPECT_INPUTS,
+    OUTCOMES,
+    OUTPUT_TEXT,
+    PLAN_TEXT,
+    PREDICTIONS,
+    SERVING,
+    is_series,
+    view_of,
+)
 from seqlab.tasks import TASK_KINDS
 
 
-@pytest.mark.parametrize("registry", [PREDICTIONS, SERVING, OUTCOMES, OUTPUT_TEXT, PLAN_TEXT])
+@pytest.mark.parametrize("registry", [PREDICTIONS, SERVING, OUTCOMES, OUTPUT_TEXT, PLAN_TEXT, INSPECT_INPUTS])
 def test_every_trainable_task_has_its_views(registry):
-    # Inspect traces float windows only: a language run's token ids have no outcome view there yet.
-    untraced = {"language"} if registry is OUTCOMES else set()
-    assert set(TASK_KINDS) - untraced <= set(registry)
+    assert set(TASK_KINDS) <= set(registry)
+
+
+def test_every_traced_result_type_has_an_inspect_view():
+    assert {"LayerTrace", "HMMTrace"} <= set(RESULT_VIEWS)
 
 
 def test_an_unknown_task_gets_the_fallback_and_is_not_a_series():

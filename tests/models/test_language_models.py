@@ -69,6 +69,16 @@ def test_generates_text_from_a_prompt(run_name, request):
     assert len(sampled.generated.tokens) == 12 and all(0 < c.prob <= 1 for c in sampled.generated.choices)
 
 
+@pytest.mark.parametrize("run_name", ["markov_run", "neural_run", "hmm_run"])
+def test_savedmodel_generates_the_greedy_continuation(run_name, request):
+    import tensorflow as tf
+
+    run = request.getfixturevalue(run_name)
+    served = tf.saved_model.load(str(run.savedmodel_path))
+    [text] = served.generate(tf.constant(["The "]), tf.constant(8)).numpy()
+    assert text.decode() == generate_text(run, "The ", 8, temperature=0.0).text  # 4 + 8 tokens fit in T = 16
+
+
 def test_neural_lm_trains_reloads_and_reads_only_the_past(neural_run, data):
     model = neural_run.metrics["model"]
     assert np.isfinite(model["cross_entropy"]) and model["bits_per_character"] > 0

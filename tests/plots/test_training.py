@@ -1,5 +1,10 @@
+import math
+
+import pytest
+
 from seqlab.plots import loss_curves
-from seqlab.plots.training import loss_axis_title
+from seqlab.tasks import get_task
+from seqlab.tasks.loss_scale import loss_axis_title, plain_scale
 
 
 def _events(epochs=2, steps=4):
@@ -14,7 +19,7 @@ def _events(epochs=2, steps=4):
 
 def test_batches_thin_line_and_epoch_markers_in_epochs():
     batches, epochs = _events()
-    fig = loss_curves(batches, epochs, steps_per_epoch=4, unit="GW")
+    fig = loss_curves(batches, epochs, steps_per_epoch=4, scale=plain_scale("mse", "GW"))
     names = [t.name for t in fig.data]
     assert names == ["train, per batch", "train, epoch mean", "validation"]
     batch = fig.data[0]
@@ -28,13 +33,13 @@ def test_batches_thin_line_and_epoch_markers_in_epochs():
 
 def test_live_axis_spans_all_epochs_before_they_run():
     batches, epochs = _events(epochs=1)
-    fig = loss_curves(batches, epochs, unit="", total_epochs=10)
+    fig = loss_curves(batches, epochs, total_epochs=10)
     assert fig.layout.xaxis.range[1] >= 10
     assert fig.layout.yaxis.title.text == "MSE"
 
 
 def test_empty_history_still_draws_axes():
-    fig = loss_curves([], [], unit="GW", total_epochs=3)
+    fig = loss_curves([], [], scale=plain_scale("mse", "GW"), total_epochs=3)
     assert len(fig.data) == 0
     assert fig.layout.yaxis.title.text == "MSE (GW²)"
 
@@ -49,3 +54,22 @@ def test_log_axis_ticks_are_written_out():
     fig = loss_curves(batches, epochs, steps_per_epoch=4)
     assert fig.layout.yaxis.type == "log"
     assert "0.1" in fig.layout.yaxis.ticktext and "1" in fig.layout.yaxis.ticktext
+
+
+@pytest.mark.parametrize(
+    "tokenizer, title, shown",
+    [("char", "bits per character", 1.0 / math.log(2)), ("word", "perplexity (tokens)", math.e),
+     ("bpe", "perplexity (tokens)", math.e)],
+)
+def test_language_curves_read_in_the_units_of_its_test_metrics(tokenizer, title, shown):
+    scale = get_task("language").loss_scale("", {"tokenizer": tokenizer})
+    batches = [{"epoch": 1, "step": 1, "loss": 1.0, "batch_loss": 1.0}]
+    fig = loss_curves(batches, [{"epoch": 1, "loss": 1.0, "val_loss": 1.0}], scale=scale)
+    assert fig.layout.yaxis.title.text == title
+    assert all(math.isclose(trace.y[0], shown) for trace in fig.data)
+    assert scale.values([None, 1e6])[0] is None and math.isfinite(scale.values([1e6])[0])  # a diverged loss draws
+
+
+def test_other_tasks_read_their_loss_itself():
+    assert get_task("forecast").loss_scale("GW").title == "MSE (GW²)"
+    assert get_task("classify").loss_scale().title == "cross-entropy (nats)"

@@ -44,6 +44,14 @@ def test_layer_ids_equal_python_encode(kind, keep, pydoc_text):
     np.testing.assert_array_equal(unpadded, padded(tok, SERVED[:3], longest))
 
 
+@pytest.mark.parametrize("kind", ["char", "word", "bpe"])
+def test_detokenize_in_the_graph_equals_python_decode(kind, pydoc_text):
+    tok = fitted(kind, pydoc_text)
+    ids = padded(tok, SERVED, 12)  # padding after the shorter ones, [UNK] in the tricky ones
+    got = [s.decode() for s in tokenizer_layer(tok).detokenize(tf.constant(ids)).numpy()]
+    assert got == [tok.decode(row) for row in ids] and any("[UNK]" in text for text in got)
+
+
 def test_bpe_layer_on_a_long_text_equals_python(pydoc_text):
     tok = BPETokenizer(vocab_size=400).fit(pydoc_text)
     texts = [pydoc_text[i : i + 3000] for i in (0, 100_000, 300_000)]

@@ -71,6 +71,13 @@ class HMM(keras.layers.Layer):
         $$ \log p(x_1, \dots, x_N) = \operatorname{logsumexp}_k \log \alpha_N(k), \quad
            \gamma_n(k) = p(z_n = k | x) = \frac{\alpha_n(k) \beta_n(k)}{p(x)} $$
 
+        $$ \log \delta_1(k) = \log \pi_k + \log B_{k x_1}, \quad
+           \log \delta_n(k) = \log B_{k x_n} + \max_j \left( \log \delta_{n-1}(j) + \log A_{jk} \right), \quad
+           \psi_n(k) = \arg\max_j \left( \log \delta_{n-1}(j) + \log A_{jk} \right) $$
+
+        $$ \hat z_N = \arg\max_k \log \delta_N(k), \quad \hat z_{n-1} = \psi_n(\hat z_n), \quad
+           \log p(x, \hat z) = \max_k \log \delta_N(k) $$
+
         $$ \xi_n(j, k) = \frac{\alpha_{n-1}(j) A_{jk} B_{k x_n} \beta_n(k)}{p(x)}, \quad
            \pi \propto \sum \gamma_1, \quad A_{jk} \propto \sum_n \xi_n(j, k), \quad
            B_{kv} \propto \sum_{n: x_n = v} \gamma_n(k) $$
