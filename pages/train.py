@@ -77,6 +77,8 @@ with settings:
         st.error(f"This setting cannot be trained: {problem}")
     else:
         st.caption(live.describe_task(facts, resolved))
+        for note in facts["notes"]:
+            st.info(note, icon=":material/info:")
     busy = state.manager().active() is not None
     clicked = st.button(
         "Queue training" if busy else "Train",

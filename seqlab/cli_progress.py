@@ -34,6 +34,9 @@ class ProgressBar:
             elif kind == "status":
                 self._newline()
                 print(event["message"], file=self.stream)
+            elif kind == "note":
+                self._newline()
+                print(f"note: {event['message']}", file=self.stream)
         if last_batch is not None:  # redraw once per update, not once per batch
             self._draw(last_batch)
         return seen + len(events)

@@ -48,6 +48,7 @@ def _facts(name: str, options_json: str) -> dict:
         "rows": len(data.frame),
         "index": data.frame.index[:2],
         "data_options": dict(data.options),  # resolved: every default filled in
+        "notes": list(data.notes),
     }
 
 

@@ -372,11 +372,11 @@ def gradient_through_time_view(grads: GradientTrace, layer: LayerTrace, time: li
     label = loss_axis_title(loss_name, unit)  # "MSE (GW²)", "cross-entropy (nats)"
     st.plotly_chart(
         gradient_norms({g.label: g.norms for g in grads.layers}, time, time_title=time_title,
-                       title=f"Gradient through time: ‖∂L/∂hₜ‖ of this sample (L = {grads.loss:.3g}, {label})"),
+                       title="Gradient through time: ‖∂L/∂hₜ‖"),
         key="inspect.bptt",
     )
     st.caption(
-        f"How much {about} ({label}) changes per unit change of the state at step t, "
+        f"How much {about} (L = {grads.loss:.3g}, {label}) changes per unit change of the state at step t, "
         "through every step after it (and, in a stack, every layer above). Where the line falls by orders "
         "of magnitude the model can hardly learn from those inputs: the vanishing gradient; a line that "
         f"grows backwards explodes. Across this window {layer.label}'s gradient spans "

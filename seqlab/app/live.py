@@ -149,10 +149,10 @@ def job_panel(job_id: int) -> None:
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Epoch", f"{batches[-1]['epoch'] if batches else 0} / {job.spec.epochs}")
     scale = loss_scale_of(job)
-    c2.metric(f"Train, {scale.title}", f"{scale.of(batches[-1]['loss']):.4g}" if batches else "–",
-              help="The running mean over this epoch's batches so far.")
-    c3.metric(f"Validation, {scale.title}",
-              f"{scale.of(epochs[-1]['val_loss']):.4g}" if epochs and "val_loss" in epochs[-1] else "–")
+    c2.metric("Train loss", scale.shown(batches[-1]["loss"]) if batches else "–",
+              help=f"The running mean over this epoch's batches so far, as {scale.title}.")
+    c3.metric("Validation loss", scale.shown(epochs[-1]["val_loss"]) if epochs and "val_loss" in epochs[-1] else "–",
+              help=f"After the last epoch, as {scale.title}.")
     c4.metric("Elapsed", duration(batches[-1]["elapsed"]) if batches else "–",
               help=f"Training on {start.get('device', cache.device())}.")
     st.plotly_chart(loss_figure(job, scale), key=f"live.loss.{job_id}")

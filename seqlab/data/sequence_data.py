@@ -95,6 +95,12 @@ class SequenceData:
     tokenizer: Tokenizer | None = None
 
     @property
+    def notes(self) -> tuple[str, ...]:
+        """What loading had to adapt, for the user (a vocabulary capped at what the text holds)."""
+        note = self.tokenizer.note if self.tokenizer is not None else None
+        return (note,) if note else ()
+
+    @property
     def target_index(self) -> int:
         return self.features.index(self.target)
 

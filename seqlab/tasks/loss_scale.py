@@ -43,11 +43,17 @@ class LossScale:
         title: the y axis title, with its unit.
         of: the loss as Keras reports it -> the value drawn.
         log_y: a logarithmic axis (losses that fall by orders of magnitude).
+        short: what follows a value of it in a small card (``bpc``); empty for the loss itself.
     """
 
     title: str
     of: Callable[[float], float] = _same
     log_y: bool = True
+    short: str = ""
+
+    def shown(self, loss: float) -> str:
+        """The loss as a card shows it: ``3.44 bpc``, ``0.0123``."""
+        return f"{self.of(loss):.4g} {self.short}".rstrip()
 
     def values(self, losses) -> list:
         """``of`` applied to each loss; a missing one (``None``) stays missing."""
@@ -67,8 +73,8 @@ def perplexity(nats: float) -> float:
     return math.exp(min(nats, LARGEST_EXPONENT))
 
 
-BITS_PER_CHARACTER_SCALE = LossScale("bits per character", bits_per_character, log_y=False)
-PERPLEXITY_SCALE = LossScale("perplexity (tokens)", perplexity)
+BITS_PER_CHARACTER_SCALE = LossScale("bits per character", bits_per_character, log_y=False, short="bpc")
+PERPLEXITY_SCALE = LossScale("perplexity (tokens)", perplexity, short="perplexity")
 
 
 def token_scale(tokenizer_kind: str | None) -> LossScale:

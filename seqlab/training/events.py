@@ -9,6 +9,7 @@ Event types (all carry ``type``):
            elapsed
     epoch: epoch, loss, val_loss, and any other metric Keras logged, elapsed
     status: message (e.g. "computing baselines")
+    note: message, what loading the data had to adapt (``SequenceData.notes``), before training
     end: status ("completed", "cancelled" or "diverged"), run_id, path, metrics, baselines
 
 A loss that turns NaN or infinite stops training at that batch: the run is

@@ -73,6 +73,8 @@ def run_experiment(
     signing_key()  # a run is signed when written: an unwritable key folder fails now, not after training
     keras.utils.set_random_seed(spec.seed)
     data = load_dataset(spec.dataset, **spec.data_options)
+    for note in data.notes:
+        emit({"type": "note", "message": note})
     test = data.splits["test"]
     task = get_task(data.task)
     with distribution_strategy().scope():

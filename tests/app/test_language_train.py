@@ -47,3 +47,13 @@ def test_models_page_serves_a_language_run(open_page, runs_dir):
     assert not at.exception and not at.error
     cards = {m.label: m.value for m in at.metric}
     assert cards["Next tokens right"].endswith("of 16") and "nats" in cards["Cross-entropy"]
+
+
+def test_a_vocabulary_larger_than_the_text_is_a_note_on_the_train_page(open_page):
+    at = open_page("pages/train.py")
+    at.selectbox(key="train.dataset").set_value("pydoc").run()
+    at.selectbox(key="train.data.pydoc.tokenizer").set_value("word").run()
+    for name, value in (("data.pydoc.characters", 3000), ("data.pydoc.lookback", 16), ("data.pydoc.vocab_size", 5000)):
+        at.number_input(key=f"train.{name}").set_value(value).run()
+    assert not at.exception and not at.error
+    assert "vocab_size 5,000 asked, but the training text has only" in texts(at.info)

@@ -118,3 +118,12 @@ def test_hmm_predicts_from_its_forward_state_and_reloads(hmm_run, data):
     whole = np.asarray(fresh(np.concatenate([x[:, :1], y], axis=1)))
     first = np.log(fresh.pi @ fresh.B[:, x[:, 0]])
     np.testing.assert_allclose(chained, whole - first, rtol=1e-4)
+
+
+def test_cli_train_says_when_the_vocabulary_is_capped_at_what_the_text_holds(runs_dir, capsys):
+    from seqlab.cli import main
+
+    argv = ["train", "--dataset", "pydoc", "--model", "markov", "--set", "tokenizer=word", "--set", "vocab_size=5000",
+            "--set", "characters=3000", "--set", "lookback=16", "--set", "order=1"]
+    assert main(argv) == 0
+    assert "note: vocab_size 5,000 asked, but the training text has only" in capsys.readouterr().err

@@ -73,3 +73,8 @@ def test_language_curves_read_in_the_units_of_its_test_metrics(tokenizer, title,
 def test_other_tasks_read_their_loss_itself():
     assert get_task("forecast").loss_scale("GW").title == "MSE (GW²)"
     assert get_task("classify").loss_scale().title == "cross-entropy (nats)"
+
+
+def test_cards_show_the_scaled_loss_with_its_short_unit():
+    assert get_task("language").loss_scale("", {"tokenizer": "char"}).shown(math.log(2) * 3) == "3 bpc"
+    assert get_task("forecast").loss_scale("GW").shown(0.5) == "0.5"
