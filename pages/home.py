@@ -40,8 +40,9 @@ STEPS = (
      "and where the train, validation and test splits fall.", "pages/data.py", "Open Data", ":material/table_chart:"),
     ("2 · Train", "Choose an architecture that fits the dataset and press **Train**; loss curves draw live. "
      "Or run a **Lesson**: several models, one chart.", "pages/train.py", "Open Train", ":material/model_training:"),
-    ("3 · Look inside", "Trace a recurrent run step by step: hidden states, every gate, the gradient through "
-     "time, beside the cell's equations.", "pages/inspect.py", "Open Inspect", ":material/biotech:"),
+    ("3 · Look inside", "Trace a recurrent run step by step (hidden states, every gate, the gradient through "
+     "time) or an HMM's hidden states, beside the equations; see what an embedding learned.",
+     "pages/inspect.py", "Open Inspect", ":material/biotech:"),
     ("4 · Compare and export", "Runs against the naive and seasonal-naive baselines; reload the exported "
      "SavedModel to predict, download or delete runs.", "pages/models.py", "Open Models", ":material/inventory_2:"),
     ("5 · Generate text", "Continue a prompt with a language run: samples side by side, each token coloured by "

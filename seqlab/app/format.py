@@ -18,7 +18,8 @@ _BASELINES = {
     "majority": "Majority class",
     "memoryless": "Memoryless (class frequencies per step)",
 }
-_SEASON_WORDS = {"day": "same time yesterday", "week": "same time last week", "period": "one period back"}
+_SEASON_WORDS = {"day": "same time yesterday", "week": "same time last week", "period": "one period back",
+                 "year": "same month last year", "cycle": "one 11-year solar cycle back"}
 
 
 def baseline_label(name: str) -> str:

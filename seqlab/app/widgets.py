@@ -23,6 +23,7 @@ from seqlab.training.spec import OPTIMIZERS, ExperimentSpec
 # name -> (label, help). Names not listed get a label made from the name.
 LABELS: dict[str, tuple[str, str | None]] = {
     "lookback": ("Lookback T", "How many past steps the model sees in one window."),
+    "lag": ("Lag T (steps)", "Steps of the window the model reads, counted back from its last; 0 = the whole lookback."),
     "horizon": ("Horizon H", "How many future steps it forecasts at once."),
     "stride": ("Stride", "Steps between the starts of consecutive training windows (1 = every step)."),
     "val_fraction": ("Validation fraction", "Share of the series (after train) used for validation."),

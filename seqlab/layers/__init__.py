@@ -4,10 +4,12 @@ Each family package lists its public names in its `__all__`; they are all
 importable from here, e.g. `from seqlab.layers import LSTM`.
 """
 
-from seqlab.layers import embedding, language, markov, recurrent
+from seqlab.layers import embedding, language, markov, narx, recurrent
 from seqlab.layers.embedding import *  # noqa: F403  one-hot (A), given (B) and learned (C) embeddings
 from seqlab.layers.language import *  # noqa: F403  the notes' neural language model
 from seqlab.layers.markov import *  # noqa: F403  Markov chains and the hidden Markov model
 from seqlab.layers.recurrent import *  # noqa: F403  the recurrent family's public names
+from seqlab.layers.narx import *  # noqa: F403  the notes' NARX / TDNN
+from seqlab.layers.arx import ARX  # the linear autoregression with exogenous inputs, fitted in closed form
 
-__all__ = [*recurrent.__all__, *embedding.__all__, *language.__all__, *markov.__all__]
+__all__ = [*recurrent.__all__, *embedding.__all__, *language.__all__, *markov.__all__, *narx.__all__, "ARX"]

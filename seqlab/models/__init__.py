@@ -9,7 +9,7 @@ from seqlab.models.registry import (
 )
 
 # Importing the modules registers their architectures (without importing Keras).
-from seqlab.models import recurrent, mlp, esn, markov, hmm, neural_lm  # noqa: E402,F401  isort: skip  (lecture order)
+from seqlab.models import recurrent, mlp, narx, esn, arx, markov, hmm, neural_lm  # noqa: E402,F401  isort: skip  (lecture order)
 
 
 __all__ = [
