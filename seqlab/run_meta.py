@@ -183,18 +183,38 @@ def _check_scores(where: str, scores) -> None:
         raise ValueError(f"metrics.json: {where} must map metric names to numbers, got {shown(scores)}.")
 
 
-def check_metrics(values) -> dict:
-    """``metrics.json``: ``{"model": {name: number}, "baselines": {baseline: {name: number}}}`` (null allowed)."""
+def _check_per_step(where: str, scores) -> None:
+    if not isinstance(scores, dict) or not all(
+        isinstance(k, str) and isinstance(v, list) and all(_is_number(x) for x in v) for k, v in scores.items()
+    ):
+        raise ValueError(f"metrics.json: {where} must map metric names to lists of numbers, got {shown(scores)}.")
+
+
+def _check_by_predictor(where: str, values, check) -> None:
+    """``{"model": scores, "baselines": {name: scores}}``, each ``scores`` passing ``check``."""
     if not isinstance(values, dict) or set(values) != {"model", "baselines"}:
         raise ValueError(
-            f"metrics.json must hold exactly the keys 'model' and 'baselines', got {shown(values)}: "
+            f"{where} must hold exactly the keys 'model' and 'baselines', got {shown(values)}: "
             "the file is damaged. Delete the run or train it again."
         )
-    _check_scores("model", values["model"])
+    prefix = "" if where == "metrics.json" else "per_step."
+    check(f"{prefix}model", values["model"])
     if not isinstance(values["baselines"], dict):
-        raise ValueError(f"metrics.json: baselines must be a JSON object, got {shown(values['baselines'])}.")
+        raise ValueError(f"metrics.json: {prefix}baselines must be a JSON object, got {shown(values['baselines'])}.")
     for name, scores in values["baselines"].items():
-        _check_scores(f"baselines[{name!r}]", scores)
+        check(f"{prefix}baselines[{name!r}]", scores)
+
+
+def check_metrics(values) -> dict:
+    """``metrics.json``: ``{"model": {name: number}, "baselines": {baseline: {name: number}}}`` (null allowed).
+
+    A forecast adds ``"per_step"``: the same shape with a list of numbers
+    (one per horizon step) for each metric; runs saved before it lack it.
+    """
+    overall = {k: v for k, v in values.items() if k != "per_step"} if isinstance(values, dict) else values
+    _check_by_predictor("metrics.json", overall, _check_scores)
+    if "per_step" in values:
+        _check_by_predictor("metrics.json: per_step", values["per_step"], _check_per_step)
     return values
 
 

@@ -18,6 +18,8 @@ _BASELINES = {
     "majority": "Majority class",
     "memoryless": "Memoryless (class frequencies per step)",
 }
+# Metrics only a forecast reports (old runs have MAPE, newer ones sMAPE and MASE even where MAPE is left out).
+FORECAST_ONLY = {"mape", "smape", "mase"}
 _SEASON_WORDS = {"day": "same time yesterday", "week": "same time last week", "period": "one period back",
                  "year": "same month last year", "cycle": "one 11-year solar cycle back"}
 
@@ -90,7 +92,7 @@ def metrics_table(metrics: dict, unit: str, model_label: str = "Model", task: st
     keys = ordered_metrics(metrics.get("model", {}), task)
     table = pd.DataFrame(
         {metric_label(k, unit): [metric_value(k, v.get(k)) for v in rows.values()] for k in keys},
-        index=pd.Index(list(rows), name="forecast" if "mae" in keys and "mape" in keys else "predictor"),
+        index=pd.Index(list(rows), name="forecast" if FORECAST_ONLY & set(keys) else "predictor"),
     )
     table.attrs["higher_is_better"] = {metric_label(k, unit): higher_is_better(k) for k in keys}
     return table.astype("float64")

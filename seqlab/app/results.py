@@ -40,15 +40,18 @@ from seqlab.app.format import (
     with_unit,
 )
 from seqlab.data import SequenceData
+from seqlab.forecasting import per_step_metrics
 from seqlab.export import TRUST_LABEL, UntrustedModelError
 from seqlab.models import get_architecture
 from seqlab.plots import (
     class_probabilities,
     confusion_matrix,
+    error_by_step,
     forecast_window,
     label_sequence,
     loss_curves,
     predicted_vs_actual,
+    regular_step,
     runs_comparison,
     sample_preview,
 )
@@ -267,6 +270,28 @@ def _forecast_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
     if hidden:
         caption += " Click a legend entry to show the other baselines."
     st.caption(caption)
+    horizon_error_view(run, preds, data, key)
+
+
+BASELINES_BY_STEP = 2  # the best baselines drawn beside the model: more lines would hide it
+
+
+def horizon_error_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
+    """Test MAE per horizon step of the model and its best baselines (``metrics.json``'s ``per_step``)."""
+    _, unit = target_unit(run)
+    # Runs saved before per-step metrics: the same MAE from their stored predictions.
+    per_step = run.metrics.get("per_step") or {
+        "model": per_step_metrics(preds["y_true"], preds["y_pred"]),
+        "baselines": {k.removeprefix("baseline_"): per_step_metrics(preds["y_true"], preds[k])
+                      for k in preds if k.startswith("baseline_")},
+    }
+    overall = run.metrics.get("baselines", {})
+    best = sorted(per_step["baselines"], key=lambda n: overall.get(n, {}).get("mae") or np.inf)[:BASELINES_BY_STEP]
+    errors = {f"model ({model_title(run.meta.model)})": per_step["model"]["mae"]}
+    errors.update({baseline_label(n): per_step["baselines"][n]["mae"] for n in best})
+    st.plotly_chart(error_by_step(errors, unit=unit, step=regular_step(data.frame.index)), key=f"{key}.by_step")
+    st.caption("MAE over every test window at each step ahead: forecasts usually degrade with the lead time; "
+               f"the {BASELINES_BY_STEP} baselines with the lowest overall MAE are drawn beside the model.")
 
 
 def history_view(run: Run, key: str, title: str = "Loss history (thin: each batch; markers: epoch means)") -> None:
@@ -438,6 +463,8 @@ def runs_table(runs: list[Run]) -> pd.DataFrame:
                 "MAE": model.get("mae", np.nan),
                 "RMSE": model.get("rmse", np.nan),
                 "MAPE %": model.get("mape", np.nan),
+                "sMAPE %": model.get("smape", np.nan),
+                "MASE": model.get("mase", np.nan),
                 "params": run.meta.parameters,
                 "train s": run.meta.train_seconds,
                 "device": run.meta.device,
@@ -445,7 +472,7 @@ def runs_table(runs: list[Run]) -> pd.DataFrame:
             }
         )
     table = pd.DataFrame(rows)
-    # Forecast-only columns (MAE, RMSE, MAPE) stay out when no run has them.
+    # Forecast-only columns (MAE, RMSE, MAPE, sMAPE, MASE) stay out when no run has them.
     return table.dropna(axis=1, how="all") if len(table) else table
 
 

@@ -1,24 +1,89 @@
-"""Forecast error metrics, in the data's own units (MAPE in percent)."""
+r"""Forecast error metrics, overall and per horizon step.
+
+For ``N`` test windows and ``H`` horizon steps, with error
+$e_{n,h} = \hat y_{n,h} - y_{n,h}$:
+
+$$ \mathrm{MAE} = \frac{1}{NH}\sum_{n,h} |e_{n,h}|, \qquad
+   \mathrm{RMSE} = \sqrt{\frac{1}{NH}\sum_{n,h} e_{n,h}^2}, \qquad
+   \mathrm{MAPE} = \frac{100}{NH}\sum_{n,h} \frac{|e_{n,h}|}{y_{n,h}} $$
+
+$$ \mathrm{sMAPE} = \frac{200}{NH}\sum_{n,h} \frac{|e_{n,h}|}{|y_{n,h}| + |\hat y_{n,h}|}, \qquad
+   \mathrm{MASE} = \frac{\mathrm{MAE}}{s}, \qquad
+   s = \frac{1}{T-m}\sum_{t=m+1}^{T} |y_t - y_{t-m}| $$
+
+MAE and RMSE are in the target's unit, MAPE and sMAPE in percent (a sMAPE
+term whose truth and forecast are both 0 counts as 0), MASE is unitless.
+``s`` is the in-sample MAE of the seasonal-naive forecast on the training
+rows $y_1 \dots y_T$ with the dataset's main season ``m`` (1 without a
+season: the naive forecast), so MASE < 1 beats that forecast's typical
+one-step error. MAPE is left out when any true value is at or below zero
+(it divides by the truth, so it would explode or flip sign), MASE when
+``s`` is not a positive number (a constant or too short training series).
+
+The per-step metrics are the same formulas with the mean over windows only:
+arrays of length ``H``, whose MAE, sMAPE, MAPE and MASE average to the overall
+values (RMSE per step does not: it averages squares before the root).
+"""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 
-def forecast_metrics(y_true: np.ndarray, y_pred: np.ndarray) -> dict[str, float]:
-    """MAE, RMSE and MAPE over every window and every horizon step.
+def main_season(seasons: dict[str, int]) -> int:
+    """The season MASE scales by: the dataset's first (``day`` for ``energy``), 1 without one."""
+    return next(iter(seasons.values()), 1)
 
-    MAPE skips targets equal to zero (undefined there) and is ``nan`` if all are.
-    """
+
+def mase_scale(series: np.ndarray, season: int) -> float:
+    """``s``: mean ``|y_t - y_{t-m}|`` over ``series`` (the training rows); NaN if undefined or 0."""
+    series = np.asarray(series, dtype="float64")
+    if len(series) <= season:
+        return math.nan
+    scale = float(np.mean(np.abs(series[season:] - series[:-season])))
+    return scale if scale > 0 else math.nan
+
+
+def _step_errors(y_true: np.ndarray, y_pred: np.ndarray, scale: float) -> dict[str, np.ndarray]:
+    """Every metric as an ``(H,)`` array: the means over the windows ``(N, H)``."""
     y_true = np.asarray(y_true, dtype="float64")
     y_pred = np.asarray(y_pred, dtype="float64")
     if y_true.shape != y_pred.shape:
         raise ValueError(f"y_true has shape {y_true.shape} but y_pred has {y_pred.shape}.")
-    error = y_pred - y_true
-    nonzero = y_true != 0
-    mape = float(np.mean(np.abs(error[nonzero] / y_true[nonzero])) * 100) if nonzero.any() else float("nan")
-    return {
-        "mae": float(np.mean(np.abs(error))),
-        "rmse": float(np.sqrt(np.mean(error**2))),
-        "mape": mape,
+    # (N,) single-output forecasts read as H = 1.
+    y_true, y_pred = y_true.reshape(len(y_true), -1), y_pred.reshape(len(y_pred), -1)
+    error = np.abs(y_pred - y_true)
+    denominator = np.abs(y_true) + np.abs(y_pred)
+    ratio = np.divide(error, denominator, out=np.zeros_like(error), where=denominator > 0)
+    steps = {
+        "mae": error.mean(axis=0),
+        "rmse": np.sqrt((error**2).mean(axis=0)),
+        "smape": 200 * ratio.mean(axis=0),
     }
+    if (y_true > 0).all():
+        steps["mape"] = 100 * (error / y_true).mean(axis=0)
+    if math.isfinite(scale) and scale > 0:
+        steps["mase"] = steps["mae"] / scale
+    return steps
+
+
+def forecast_metrics(y_true: np.ndarray, y_pred: np.ndarray, scale: float = math.nan) -> dict[str, float]:
+    """MAE, RMSE, sMAPE, and MAPE and MASE where defined, over every window and step.
+
+    Args:
+        y_true, y_pred: ``(N, H)`` truth and forecast, in the target's unit.
+        scale: ``s``, the MASE denominator (``mase_scale`` of the training rows);
+            NaN leaves MASE out.
+    """
+    steps = _step_errors(y_true, y_pred, scale)
+    overall = {key: float(values.mean()) for key, values in steps.items()}
+    error = np.asarray(y_pred, dtype="float64") - np.asarray(y_true, dtype="float64")
+    overall["rmse"] = float(np.sqrt(np.mean(error**2)))  # over all steps at once, not a mean of roots
+    return overall
+
+
+def per_step_metrics(y_true: np.ndarray, y_pred: np.ndarray, scale: float = math.nan) -> dict[str, list[float]]:
+    """The same metrics per horizon step: ``{"mae": [H values], ...}``, for ``metrics.json``."""
+    return {key: values.tolist() for key, values in _step_errors(y_true, y_pred, scale).items()}

@@ -8,6 +8,7 @@ saved HTML file.
 from seqlab.plots.compare import validation_curves
 from seqlab.plots.embeddings import embedding_projection
 from seqlab.plots.forecast import forecast_window
+from seqlab.plots.horizon import error_by_step, regular_step
 from seqlab.plots.generated import probability_legend, token_spans
 from seqlab.plots.hmm import emission_matrix, hmm_path, hmm_posteriors, transition_matrix
 from seqlab.plots.inspect import (
@@ -47,6 +48,8 @@ __all__ = [
     "vocabulary_sweep_chart",
     "dataset_preview",
     "forecast_window",
+    "error_by_step",
+    "regular_step",
     "gate_heatmaps",
     "emission_matrix",
     "hmm_path",

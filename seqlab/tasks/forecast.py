@@ -1,19 +1,24 @@
 """Forecast: the next H values of one series, in its own units, against naive forecasts.
 
+``metrics.json`` holds the overall metrics of the model and every baseline
+(``seqlab.forecasting.metrics``) and, under ``per_step``, the same metrics
+per horizon step in the same ``{"model": ..., "baselines": ...}`` shape.
+
 Head: ``Dense(H)`` on the scaled features, then the target's scaling undone,
 so the model (and its SavedModel) returns forecasts in the data's units.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from seqlab.data.sequence_data import SequenceData
-from seqlab.forecasting import baseline_forecasts, forecast_metrics
-from seqlab.tasks.metrics import MAE, MAPE, RMSE
+from seqlab.forecasting import baseline_forecasts, forecast_metrics, main_season, mase_scale, per_step_metrics
+from seqlab.tasks.metrics import MAE, MAPE, MASE, RMSE, SMAPE
 from seqlab.tasks.task import Evaluation, Task, against_baselines, register_task
 
 if TYPE_CHECKING:
@@ -45,7 +50,11 @@ def scaled_targets(data: SequenceData, y: np.ndarray) -> np.ndarray:
 def evaluate_forecast(data: SequenceData, forecast: np.ndarray) -> Evaluation:
     test = data.splits["test"]
     baselines = baseline_forecasts(data.target_series, test.origin, data.horizon, data.seasons)
-    metrics = against_baselines(forecast_metrics, test.y, forecast, baselines)
+    # MASE's scale: the seasonal-naive error on the training rows (up to the last training target).
+    train_end = int(data.splits["train"].origin.max()) + data.horizon
+    scale = mase_scale(data.target_series[:train_end], main_season(data.seasons))
+    metrics = against_baselines(partial(forecast_metrics, scale=scale), test.y, forecast, baselines)
+    metrics["per_step"] = against_baselines(partial(per_step_metrics, scale=scale), test.y, forecast, baselines)
     predictions = {
         "y_true": test.y,
         "y_pred": forecast,
@@ -86,7 +95,7 @@ FORECAST = register_task(
         evaluate=evaluate_forecast,
         readout="forecast",
         readout_targets=scaled_targets,
-        test_metrics=(MAE, RMSE, MAPE),
+        test_metrics=(MAE, RMSE, MAPE, SMAPE, MASE),
         outputs=lambda meta: (meta.horizon,),
         baselines="Naive repeats the last value; seasonal naive repeats the same time one season earlier.",
         series=True,

@@ -71,11 +71,16 @@ MAE = Metric("mae", "MAE", TARGET_UNIT)
 RMSE = Metric("rmse", "RMSE", TARGET_UNIT)
 MSE = Metric("mse", "MSE", TARGET_UNIT_SQUARED)
 MAPE = Metric("mape", "MAPE", "%")  # stored in percent already
+SMAPE = Metric("smape", "sMAPE", "%")  # stored in percent already
+MASE = Metric("mase", "MASE")  # a ratio of errors, unitless: below 1 beats the in-sample seasonal naive
 PERPLEXITY = Metric("perplexity", "perplexity")  # exp(cross-entropy): a count of equally likely tokens
 BITS_PER_CHARACTER = Metric("bits_per_character", "bits per character", "bits")
 
 # Every known metric, in the order shown when no task says otherwise.
-METRICS: dict[str, Metric] = {m.key: m for m in (ACCURACY, CROSS_ENTROPY, PERPLEXITY, BITS_PER_CHARACTER, MAE, RMSE, MAPE, MSE)}
+METRICS: dict[str, Metric] = {
+    m.key: m
+    for m in (ACCURACY, CROSS_ENTROPY, PERPLEXITY, BITS_PER_CHARACTER, MAE, RMSE, MAPE, SMAPE, MASE, MSE)
+}
 
 
 def get_metric(key: str) -> Metric:

@@ -1,5 +1,6 @@
 """Models page: empty state, broken folders, one run's views, serving the SavedModel, delete."""
 
+import json
 import shutil
 
 import pytest
@@ -46,6 +47,25 @@ def test_run_views_and_savedmodel_prediction(open_page, with_run):
     assert len(at.get("plotly_chart")) == charts + 1
     gap = next(m for m in at.metric if m.label.startswith("Largest gap"))
     assert float(gap.value.split()[0]) < 1e-4  # the SavedModel is the trained model
+
+
+def test_a_run_saved_before_per_step_metrics_still_renders(open_page, runs_dir, with_run):
+    from seqlab.manifest import write_manifest
+
+    folder = runs_dir / with_run
+    metrics = json.loads((folder / "metrics.json").read_text())
+    old = {part: metrics[part] for part in ("model", "baselines")}  # no per_step, no sMAPE or MASE
+    for scores in (old["model"], *old["baselines"].values()):
+        scores.pop("smape"), scores.pop("mase")
+        scores["mape"] = 12.5
+    (folder / "metrics.json").write_text(json.dumps(old))
+    write_manifest(folder)
+    at = open_page("pages/models.py")
+    assert not at.exception and not at.error
+    assert at.selectbox(key="models.run").value == with_run
+    assert list(at.dataframe[1].value.columns) == ["MAE", "RMSE", "MAPE (%)"]
+    # The error-by-step chart falls back on the stored predictions.
+    assert any("Error by horizon step" in chart.proto.spec for chart in at.get("plotly_chart"))
 
 
 def test_delete_asks_first(open_page, runs_dir, with_run):

@@ -31,7 +31,9 @@ def test_train_sine_then_see_result_and_models_entry(open_page):
     assert "Saved as run" in texts(at.success)
     assert at.get("plotly_chart"), "the forecast-versus-actual figure"
     metrics = at.dataframe[0].value
-    assert list(metrics.columns) == ["MAE", "RMSE", "MAPE (%)"]  # sine has no unit
+    # sine has no unit, and crosses zero: no MAPE
+    assert list(metrics.columns) == ["MAE", "RMSE", "sMAPE (%)", "MASE"]
+    assert any("Error by horizon step" in chart.proto.spec for chart in at.get("plotly_chart"))
     assert any(label.startswith("Seasonal naive") for label in metrics.index)
     assert "Test MAE" in [m.label for m in at.metric]
 

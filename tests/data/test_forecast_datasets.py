@@ -81,4 +81,5 @@ def test_a_tiny_mlp_trains_and_reports_the_baselines(name, runs_dir):
     baselines = run.metrics["baselines"]
     season = next(iter(EXPECTED[name][6]))
     assert {"naive", f"seasonal_naive_{season}"} <= set(baselines)
-    assert all(np.isfinite(b["mape"]) and b["mape"] > 0 for b in baselines.values())
+    assert all(np.isfinite(b["smape"]) and b["smape"] > 0 for b in baselines.values())
+    assert ("mape" in run.metrics["model"]) == bool((run.predictions()["y_true"] > 0).all())

@@ -19,12 +19,14 @@ def test_labels_units_and_display_values():
     assert math.isnan(get_metric("mae").display(None)) and math.isnan(get_metric("accuracy").display(float("inf")))
     assert get_metric("accuracy").higher_is_better and not get_metric("mape").higher_is_better
     assert get_metric("f1_score").label("GW") == "f1 score"  # unknown: its key, no unit
+    assert get_metric("smape").label("GW") == "sMAPE (%)" and get_metric("mase").label("GW") == "MASE"
+    assert not get_metric("smape").higher_is_better and not get_metric("mase").higher_is_better
 
 
 @pytest.mark.parametrize(
     "task, reported",
     [
-        ("forecast", forecast_metrics(np.ones((4, 2)), np.zeros((4, 2)))),
+        ("forecast", forecast_metrics(np.ones((4, 2)), np.zeros((4, 2)), scale=1.0)),
         ("regress", regression_metrics(np.ones((4, 2)), np.zeros((4, 2)))),
         ("classify", class_metrics(np.array([0, 1]), np.array([[0.9, 0.1], [0.2, 0.8]]))),
         ("label", class_metrics(np.array([[0, 1]]), np.array([[[0.9, 0.1], [0.2, 0.8]]]))),

@@ -21,7 +21,8 @@ def test_run_folder_holds_everything(trained_run):
     assert meta.status == "completed" and meta.task == "forecast"
     assert meta.features == ["y"] and meta.lookback == 50 and meta.horizon == 10
     assert meta.device.startswith(("CPU", "1× GPU")) and "tensorflow" in meta.versions
-    assert set(trained_run.metrics["model"]) == {"mae", "rmse", "mape"}
+    assert set(trained_run.metrics["model"]) == {"mae", "rmse", "smape", "mase"}  # the sine crosses zero: no MAPE
+    assert len(trained_run.metrics["per_step"]["model"]["mae"]) == meta.horizon
     assert {"naive", "seasonal_naive_period"} <= set(trained_run.metrics["baselines"])
     assert len(trained_run.history["batch"]) > 1 and len(trained_run.history["epoch"]) == 1
     predictions = trained_run.predictions()
