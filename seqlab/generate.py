@@ -82,8 +82,10 @@ def stateful_next(model: keras.Model) -> decoding.NextFn:
     axis 0, as beam search needs); ``None`` starts from the cells' initial
     states. Each id is one call of the compiled ``RecurrentStepper``.
     """
+    import keras
+
     stepper = _stepper_of(model)
-    cells = [layer.cell for layer in stepper.steps if hasattr(layer, "cell")]
+    cells = [layer.cell for layer in stepper.steps if isinstance(layer, keras.layers.RNN)]
 
     def next_fn(tokens, state):
         rows = tokens.shape[0]

@@ -11,6 +11,7 @@ import streamlit as st
 from seqlab.data import SequenceData, load_dataset
 from seqlab.export import load_serving
 from seqlab.generate import GeneratedText, generate_text, run_tokenizer
+from seqlab.text import Tokenizer
 from seqlab.inspect import GradientTrace, Trace, gradient_through_time, trace
 from seqlab.runs import Run, RunStore
 from seqlab.training.devices import device_name
@@ -89,6 +90,11 @@ def _model(path: str, created: str):
     return RunStore(folder.parent).read(folder.name).load_model()
 
 
+def model(run: Run):
+    """The run's Keras model, loaded once per run (``Run.load_model``, checked); raises ``ValueError``."""
+    return _model(str(run.path), run.meta.created)
+
+
 @st.cache_data(show_spinner="Generating text…", max_entries=32)
 def _greedy_text(path: str, created: str, prompt: str, tokens: int) -> str:
     folder = Path(path)
@@ -113,16 +119,21 @@ def sample_text(run: Run, prompt: str, tokens: int, **decoding) -> GeneratedText
     return _sample_text(str(run.path), run.meta.created, prompt, tokens, _key(decoding))
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _tokenizer_facts(path: str, created: str) -> dict:
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _tokenizer(path: str, created: str) -> Tokenizer:
     folder = Path(path)
-    tokenizer = run_tokenizer(RunStore(folder.parent).read(folder.name))
-    return {"kind": tokenizer.kind, "vocab_size": tokenizer.vocab_size, "vocab": list(tokenizer.vocab)}
+    return run_tokenizer(RunStore(folder.parent).read(folder.name))
+
+
+def tokenizer(run: Run) -> Tokenizer:
+    """The tokeniser saved with the language run (``tokenizer.json``), read once per run; raises ``ValueError``."""
+    return _tokenizer(str(run.path), run.meta.created)
 
 
 def tokenizer_facts(run: Run) -> dict:
     """The language run's tokeniser: its ``kind``, ``vocab_size`` and ``vocab`` (id -> token text)."""
-    return _tokenizer_facts(str(run.path), run.meta.created)
+    loaded = tokenizer(run)
+    return {"kind": loaded.kind, "vocab_size": loaded.vocab_size, "vocab": list(loaded.vocab)}
 
 
 @st.cache_data(show_spinner="Tracing the cells step by step…", max_entries=32)

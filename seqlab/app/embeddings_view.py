@@ -8,7 +8,6 @@ figure from ``seqlab.plots``; this module caches them and lays them out.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,11 +15,11 @@ import streamlit as st
 
 from seqlab.app import cache, results
 from seqlab.app.generate_view import run_label
-from seqlab.data.text_windows import split_ids
+from seqlab.data.text_windows import token_counts
 from seqlab.inspect import Projection, pca
 from seqlab.inspect.embeddings import COSINE_LATEX, EmbeddingMatrix, embedding_matrices, saved_embedding_layers
 from seqlab.plots.generated import shown_token
-from seqlab.runs import Run, RunStore
+from seqlab.runs import Run
 from seqlab.text import PAD, UNK
 
 DEFAULT_POINTS = 300
@@ -54,27 +53,19 @@ def saved_layers(run: Run) -> tuple[list[str], str | None]:
     return _saved_layers(str(run.keras_path), run.meta.created)
 
 
-@st.cache_data(show_spinner="Reading the embedding matrix…", max_entries=16)
-def _matrices(path: str, created: str) -> list[EmbeddingMatrix]:
-    folder = Path(path)
-    return embedding_matrices(RunStore(folder.parent).read(folder.name).load_model())
-
-
 def matrices(run: Run) -> list[EmbeddingMatrix]:
     """Every embedding of the run's model (``seqlab.inspect.embeddings``); raises ``ValueError`` for a bad file."""
-    return _matrices(str(run.path), run.meta.created)
+    return embedding_matrices(cache.model(run))
 
 
 @st.cache_data(show_spinner="Projecting on the principal axes…", max_entries=16)
-def _projection(path: str, created: str, layer: str) -> Projection:
-    folder = Path(path)
-    embedding = next(e for e in _matrices(path, created) if e.layer == layer)
-    return pca(embedding.matrix, components=3)
+def _projection(path: str, created: str, layer: str, _matrix) -> Projection:
+    return pca(_matrix, components=3)  # keyed by run and layer: the matrix itself is not hashed
 
 
 def projection(run: Run, embedding: EmbeddingMatrix) -> Projection:
     """All rows of the matrix on their first three principal axes: the picture does not move with the cap."""
-    return _projection(str(run.path), run.meta.created, embedding.layer)
+    return _projection(str(run.path), run.meta.created, embedding.layer, embedding.matrix)
 
 
 def tokens(run: Run, rows: int) -> Tokens:
@@ -88,7 +79,7 @@ def tokens(run: Run, rows: int) -> Tokens:
                       f"The tokeniser has {len(vocab):,} tokens but the matrix {rows:,} rows: points are token ids.")
     try:
         data = cache.dataset(run.spec["dataset"], run.spec.get("data_options", {}))
-        counts = np.bincount(split_ids(data, "train"), minlength=rows)
+        counts = token_counts(data)
     except (KeyError, ValueError, RuntimeError, OSError) as err:
         return Tokens(vocab, None, f"Token counts unknown (cannot load the run's dataset: {err}): id order.")
     return Tokens(vocab, counts, "Most frequent tokens of the training text first.")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from seqlab.app.inspect_text_view import token_labels, tokenizer_of_run
+from seqlab.app import cache
+from seqlab.app.inspect_text_view import token_labels
 from seqlab.app.inspect_view import RESULT_VIEWS, InspectInput, equations_panel, sample_outcome
 from seqlab.app.task_views import view_for
 from seqlab.data import SequenceData
@@ -77,7 +78,7 @@ def _parameters(run: Run, hmm: HMMTrace) -> None:
                                    "emits most probably.")
         top = hmm.top_tokens(shown)
         st.plotly_chart(
-            emission_matrix(hmm.arrays["B"][:, top], token_labels(tokenizer_of_run(run), top), vocab_size,
+            emission_matrix(hmm.arrays["B"][:, top], token_labels(cache.tokenizer(run), top), vocab_size,
                             title="Emission matrix B: p(token | state)"),
             key="inspect.hmm.B",
         )

@@ -8,34 +8,23 @@ outcome view shows the model's next-token predictions after the text.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import streamlit as st
 
+from seqlab.app import cache
 from seqlab.app.inspect_view import InspectInput
 from seqlab.app.language_view import window_scores
 from seqlab.app.task_views import INSPECT_INPUTS, OUTCOMES, view_for
 from seqlab.data import SequenceData
-from seqlab.generate import prompt_ids, run_tokenizer
+from seqlab.decoding.ranking import top_ids
+from seqlab.generate import prompt_ids
 from seqlab.plots.generated import shown_token
-from seqlab.runs import Run, RunStore
+from seqlab.runs import Run
 from seqlab.text import UNK_ID, Tokenizer
 
 TOP_NEXT = 5
 MAX_CHARS = 10_000  # the text box's limit; the trace reads at most the run's window of tokens anyway
-
-
-@st.cache_resource(show_spinner=False, max_entries=8)
-def _tokenizer(path: str, created: str) -> Tokenizer:
-    folder = Path(path)
-    return run_tokenizer(RunStore(folder.parent).read(folder.name))
-
-
-def tokenizer_of_run(run: Run) -> Tokenizer:
-    """The tokeniser saved with the language run (``tokenizer.json``), cached."""
-    return _tokenizer(str(run.path), run.meta.created)
 
 
 def token_labels(tokenizer: Tokenizer, ids) -> list[str]:
@@ -49,7 +38,7 @@ def text_input(run: Run, data: SequenceData, i: int, key: str) -> InspectInput |
     """A text box holding held-out window ``i``; the user's own text is encoded with the run's tokeniser."""
     test = data.splits["test"]
     try:
-        tokenizer = tokenizer_of_run(run)
+        tokenizer = cache.tokenizer(run)
     except ValueError as err:
         st.error(f"Cannot read this run's tokeniser: {err}")
         return None
@@ -105,9 +94,9 @@ def text_input(run: Run, data: SequenceData, i: int, key: str) -> InspectInput |
 def next_token_outcome(run: Run, data: SequenceData, outputs, y_true) -> None:
     """The most probable next tokens after the text (top 5 at the last position), and the window's score."""
     probabilities = np.asarray(outputs, dtype="float64")  # (T, V): p(x_{t+1} | x_<=t) at every step
-    vocab = tokenizer_of_run(run).vocab
+    vocab = cache.tokenizer(run).vocab
     last = probabilities[-1]
-    top = np.argsort(-last, kind="stable")[:TOP_NEXT]
+    top = top_ids(last[None], TOP_NEXT)[0]  # the decoders' ranking, ties to the lower id
     st.markdown(f"**Next token after the text** (top {len(top)})")
     st.dataframe(
         pd.DataFrame({"token": [shown_token(vocab[k]) for k in top], "p": last[top]}),

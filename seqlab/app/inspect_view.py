@@ -34,7 +34,7 @@ from seqlab.plots import (
     state_heatmap,
     state_lines,
 )
-from seqlab.plots.training import loss_axis_title
+from seqlab.tasks.loss_scale import loss_axis_title
 from seqlab.registry import Registry
 from seqlab.runs import Run
 from seqlab.tasks import get_task

@@ -9,7 +9,7 @@ from seqlab.app import cache
 from seqlab.app.task_views import DATA_PREVIEWS, OUTPUT_TEXT, PLAN_TEXT, PREDICTIONS, SERVING, view_for
 from seqlab.app.text_stats_view import corpus_section, merges_section, sweep_section, tokenizers_section
 from seqlab.data import DatasetInfo, SequenceData
-from seqlab.data.text_windows import split_ids
+from seqlab.data.text_windows import split_ids, token_counts
 from seqlab.plots import token_frequencies
 from seqlab.runs import Run
 
@@ -26,7 +26,7 @@ def text_preview(info: DatasetInfo, data: SequenceData) -> None:
     corpus_section(data)
     tokenizer = data.tokenizer
     train = split_ids(data, "train")
-    counts = np.bincount(train, minlength=tokenizer.vocab_size)
+    counts = token_counts(data)
     top = np.argsort(-counts, kind="stable")[:TOP_TOKENS]
     vocab = tokenizer.vocab
     st.plotly_chart(

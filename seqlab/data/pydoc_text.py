@@ -6,9 +6,7 @@ import pandas as pd
 
 from seqlab.data.corpora import load_pydoc
 from seqlab.data.corpora.pydoc_topics import LICENCE
-from seqlab.data.registry import DatasetInfo, register
-from seqlab.data.sequence_data import SequenceData
-from seqlab.data.text_windows import TEXT_CHOICES, TEXT_DEFAULTS, TEXT_RANGES, text_data
+from seqlab.data.text_windows import register_corpus
 
 
 def pydoc_frame() -> pd.DataFrame:
@@ -19,26 +17,16 @@ def pydoc_frame() -> pd.DataFrame:
     return pd.DataFrame({"topic": names, "characters": [len(topics[name].strip()) for name in names]})
 
 
-def load_pydoc_data(**options) -> SequenceData:
-    return text_data("pydoc", load_pydoc(), **options)
-
-
-register(
-    DatasetInfo(
-        name="pydoc",
-        title="Python help topics (text)",
-        task="language",
-        description=(
-            "The text of Python's help() topics (about 0.5 M characters), for language models: the first "
-            "90 % trains, the last 10 % is held out. Tokenised by characters, words or BPE (fitted on the "
-            "training text only); windows of `lookback` tokens predict the next token at every position."
-        ),
-        source="pydoc_data.topics of the running Python",
-        licence=LICENCE,
-        frame=pydoc_frame,
-        load=load_pydoc_data,
-        defaults=dict(TEXT_DEFAULTS),
-        ranges=TEXT_RANGES,
-        choices=TEXT_CHOICES,
-    )
+register_corpus(
+    name="pydoc",
+    title="Python help topics (text)",
+    description=(
+        "The text of Python's help() topics (about 0.5 M characters), for language models: the first "
+        "90 % trains, the last 10 % is held out. Tokenised by characters, words or BPE (fitted on the "
+        "training text only); windows of `lookback` tokens predict the next token at every position."
+    ),
+    source="pydoc_data.topics of the running Python",
+    licence=LICENCE,
+    frame=pydoc_frame,
+    corpus=load_pydoc,
 )

@@ -19,11 +19,14 @@ baselines that count over the whole text and for previews.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 import pandas as pd
 
 from seqlab.checks import Range, check_int
 from seqlab.data.corpora import Corpus
+from seqlab.data.registry import DatasetInfo, register
 from seqlab.data.sequence_data import SequenceData, Split
 from seqlab.limits import check_data_size
 from seqlab.text import Standardize, Tokenizer
@@ -65,6 +68,11 @@ def next_token_windows(ids: np.ndarray, lookback: int, stride: int) -> Split:
 def split_ids(data: SequenceData, split: str) -> np.ndarray:
     """The whole token ids of ``"train"`` or ``"val"`` (the test split's text), in order, from the data's frame."""
     return data.frame.loc[data.frame["split"] == split, "token_id"].to_numpy()
+
+
+def token_counts(data: SequenceData) -> np.ndarray:
+    """How often each id ``(V,)`` occurs in the training text (what the tokeniser was fitted on)."""
+    return np.bincount(split_ids(data, "train"), minlength=data.tokenizer.vocab_size)
 
 
 def text_data(
@@ -121,4 +129,18 @@ def text_data(
             "lookback": lookback, "stride": stride, "embedding_dim": embedding_dim, "characters": characters,
         },  # fmt: skip
         tokenizer=fitted,
+    )
+
+
+def register_corpus(
+    name: str, title: str, description: str, source: str, licence: str,
+    frame: Callable[[], pd.DataFrame], corpus: Callable[[], Corpus],
+) -> DatasetInfo:
+    """Register a built-in text ``corpus`` as a ``language`` dataset with the text options (``TEXT_DEFAULTS``)."""
+    return register(
+        DatasetInfo(
+            name=name, title=title, task="language", description=description, source=source, licence=licence,
+            frame=frame, load=lambda **options: text_data(name, corpus(), **options),
+            defaults=dict(TEXT_DEFAULTS), ranges=TEXT_RANGES, choices=TEXT_CHOICES,
+        )
     )

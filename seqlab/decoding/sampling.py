@@ -100,19 +100,15 @@ def sample(
     """Decode every prompt by drawing each id from the model's filtered distribution.
 
     Args:
-        next_fn: the model's step, ``next(tokens, state) -> (log_probs, state)``
-            (see ``seqlab.decoding``).
-        prompts: int ids of shape ``(prompts, length)``, all of one length.
-        max_new_tokens: ids to add at most, 0 to ``MAX_NEW_TOKENS``.
+        next_fn, prompts, max_new_tokens: as ``greedy``.
         temperature: ``T >= 0``; below 1 sharper, above 1 flatter, 0 greedy.
         top_k: keep the ``k`` most probable ids (``None``: all).
         top_p: keep the fewest most probable ids whose mass reaches ``p`` in
             ``(0, 1]`` (``None`` or 1: all).
         seed: an int or a ``np.random.Generator`` for reproducible draws
             (``None``: different every call).
-        eos_id: the end token; a prompt stops when it is drawn (kept last).
-        alternatives: how many of the most probable ids each ``TokenChoice``
-            lists (under the model, before temperature and filters).
+        eos_id, alternatives: as ``greedy`` (alternatives ranked under the
+            model, before temperature and filters).
 
     Returns:
         One ``Generated`` per prompt; each ``TokenChoice.prob`` is the model's

@@ -7,7 +7,7 @@ import math
 import plotly.graph_objects as go
 
 from seqlab.plots.style import COLORS, base_layout
-from seqlab.tasks.loss_scale import LossScale, loss_axis_title, plain_scale  # noqa: F401  (loss_axis_title: re-exported)
+from seqlab.tasks.loss_scale import LossScale, plain_scale
 
 
 def nice_log_ticks(low: float, high: float) -> list[float]:

@@ -119,14 +119,7 @@ class CharTokenizerLayer(TokenizerLayer):
 
         $c_i$ the characters of the standardised string; an unseen one is [UNK].
 
-    Args:
-        tokenizer, sequence_length, keep: see ``TokenizerLayer``.
-
-    Call arguments:
-        inputs: a string tensor of shape ``(batch,)`` or ``(batch, 1)``.
-
-    Returns:
-        int32 ids of shape ``(batch, sequence_length)``.
+    Args, call arguments and returns: as ``TokenizerLayer``.
 
     Example:
         >>> CharTokenizerLayer(CharTokenizer().fit(["abc"]).to_dict())(tf.constant(["ca"]))
@@ -148,14 +141,7 @@ class WordTokenizerLayer(TokenizerLayer):
         $w_i$ the words and punctuation marks of the standardised string; a rare
         or unseen word is [UNK].
 
-    Args:
-        tokenizer, sequence_length, keep: see ``TokenizerLayer``.
-
-    Call arguments:
-        inputs: a string tensor of shape ``(batch,)`` or ``(batch, 1)``.
-
-    Returns:
-        int32 ids of shape ``(batch, sequence_length)``.
+    Args, call arguments and returns: as ``TokenizerLayer``.
 
     Example:
         >>> WordTokenizerLayer(WordTokenizer().fit(["to be or not"]).to_dict())(tf.constant(["not to be"]))
@@ -181,14 +167,7 @@ class BPETokenizerLayer(TokenizerLayer):
         the literal replacement of ``<id(a)><id(b)>`` by ``<id(ab)>``, left to right,
         in a ``tf.while_loop`` over the $R$ merges.
 
-    Args:
-        tokenizer, sequence_length, keep: see ``TokenizerLayer``.
-
-    Call arguments:
-        inputs: a string tensor of shape ``(batch,)`` or ``(batch, 1)``.
-
-    Returns:
-        int32 ids of shape ``(batch, sequence_length)``.
+    Args, call arguments and returns: as ``TokenizerLayer``.
 
     Example:
         >>> BPETokenizerLayer(BPETokenizer(vocab_size=20).fit(["low lower"] * 3).to_dict())(tf.constant(["lowest"]))

@@ -92,7 +92,8 @@ PRESETS: dict[str, Preset] = {
                 "to 5 here, about 2.42 bits) counts the training text in seconds; an LSTM and a GRU of 256 "
                 "units train for one epoch each (1,111 batches of 64 windows of 64 characters). Measured on "
                 "2 CPU cores: after that epoch the GRU is near 2.37 bits per character, below the chain, the "
-                "LSTM near 2.48, still above it (it passes the chain after about 1,500 batches). Several "
+                "LSTM near 2.48, still above it (it passes the chain after about 1,500 batches; rerun: "
+                "python -m bench.shakespeare_char). Several "
                 "minutes in all: every run is also scored against Markov chains of orders 1 to 5. Open "
                 "Generate to read what each one writes."
             ),

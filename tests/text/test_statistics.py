@@ -15,7 +15,6 @@ from seqlab.text.statistics import (
     unseen_shares,
     vocabulary_sweep,
 )
-from seqlab.text.tokenizer import UNK_ID
 from tests.text.conftest import VERSE
 
 RAW = Standardize(lowercase=False, strip_punctuation=False, collapse_whitespace=False)  # the datasets' defaults
