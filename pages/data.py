@@ -2,12 +2,13 @@
 
 import streamlit as st
 
-from seqlab.app import cache, language_view  # noqa: F401  language_view registers its previews
+from seqlab.app import cache, csv_upload, language_view  # noqa: F401  language_view, csv_upload register views
 from seqlab.app.entry import require_entry
 from seqlab.app.format import steps_as_time
 from seqlab.app.results import sample_frame
 from seqlab.app.task_views import DATA_PREVIEWS, is_series
-from seqlab.app.widgets import dataset_picker, takes_a_file, text_upload
+from seqlab.app.uploads import upload_for
+from seqlab.app.widgets import dataset_picker, main_data_options, option_grid
 from seqlab.data.windowing import split_points
 from seqlab.plots import dataset_preview, sample_preview
 
@@ -16,16 +17,22 @@ require_entry(__file__)  # a cold deep link ran this page alone: go through the 
 st.title("Data")
 st.caption(
     "Look at a dataset before modelling it. Every dataset ships with seqlab or its packages, except "
-    "Shakespeare (fetched once into your cache folder) and your own text (an upload)."
+    "Shakespeare (fetched once into your cache folder) and your own files (an upload)."
 )
 
 info = dataset_picker(key="data.dataset")
 options = None  # the dataset's default options, as Train starts with
-if takes_a_file(info):
-    options = text_upload(f"data.upload.{info.name}")
-    if options is None:
-        st.info("Upload a .txt file to see it as a dataset; the Train page takes the same file.")
+upload = upload_for(info)
+if upload is not None:
+    # A small file may need shorter windows than the defaults.
+    with st.expander("Windows (lookback, horizon, …)", icon=":material/tune:"):
+        options = option_grid(info.defaults, f"data.window.{info.name}", main_data_options(info.defaults),
+                              columns=3, choices=info.choices, ranges=info.ranges)  # fmt: skip
+    given = upload.widget(f"data.upload.{info.name}", options)
+    if given is None:
+        st.info(upload.prompt)
         st.stop()
+    options.update(given)
 try:
     data = cache.dataset(info.name, options)
 except (ValueError, RuntimeError, OSError) as err:
@@ -33,6 +40,8 @@ except (ValueError, RuntimeError, OSError) as err:
     st.stop()
 frame = data.frame
 series = is_series(data.task)  # one series cut into windows, else independent sequences
+for note in data.notes:  # what loading changed or found: filled values, dropped rows, gaps
+    st.info(note, icon=":material/info:")
 
 left, right = st.columns([3, 2], gap="large")
 with left:
@@ -50,8 +59,8 @@ plain = dict(delta_color="off", delta_arrow="off", border=True)
 c1, c2, c3, c4 = st.columns(4)
 if series:
     c1.metric("Rows (time steps)", f"{len(frame):,}", steps_as_time(frame.index, len(frame)) or None, **plain)
-    c2.metric("Lookback T", f"{data.lookback} steps", steps_as_time(frame.index, data.lookback) or None, **plain)
-    c3.metric("Horizon H", f"{data.horizon} steps", steps_as_time(frame.index, data.horizon) or None, **plain)
+    c2.metric("Lookback T", f"{data.lookback} step{'s' * (data.lookback != 1)}", steps_as_time(frame.index, data.lookback) or None, **plain)
+    c3.metric("Horizon H", f"{data.horizon} step{'s' * (data.horizon != 1)}", steps_as_time(frame.index, data.horizon) or None, **plain)
     c4.metric("Training windows", f"{n['train']:,}", f"{n['val']:,} val · {n['test']:,} test", **plain,
               help=f"Windows cut with stride {data.options.get('stride', 1)}; the splits are chronological.")
 else:

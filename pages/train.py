@@ -2,21 +2,19 @@
 
 import streamlit as st
 
-from seqlab.app import cache, live, results, state
+from seqlab.app import cache, csv_upload, live, results, state  # noqa: F401  csv_upload registers its upload
 from seqlab.app.entry import require_entry
 from seqlab.app.task_views import is_series
+from seqlab.app.uploads import upload_for
 from seqlab.app.widgets import (
     architecture_picker,
     dataset_picker,
     main_data_options,
     option_grid,
     option_input,
-    takes_a_file,
     tbptt_inputs,
-    text_upload,
     training_inputs,
 )
-from seqlab.data.user_text_dataset import FILE_DEFAULTS
 from seqlab.training import ExperimentSpec
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
@@ -34,6 +32,7 @@ with settings:
     arch = architecture_picker(info.task, key=f"train.model.{info.task}")
     st.caption(arch.description)
 
+    upload = upload_for(info)
     with st.container(border=True):
         main = main_data_options(info.defaults)
         st.markdown("**Data**" + (" (windows in time steps)" if is_series(info.task) else ""))
@@ -42,12 +41,12 @@ with settings:
         )
         with st.expander("More data options"):
             # A dataset's file options come from the upload below, not from text boxes.
-            others = [k for k in info.defaults if k not in main and k not in FILE_DEFAULTS]
+            others = [k for k in info.defaults if k not in main and k not in (upload.options if upload else ())]
             data_options.update(
                 option_grid(info.defaults, f"train.data.{info.name}", others, choices=info.choices, ranges=info.ranges)
             )
-        if takes_a_file(info):
-            data_options.update(text_upload(f"train.upload.{info.name}", data_options.get("lookback")) or {})
+        if upload is not None:
+            data_options.update(upload.widget(f"train.upload.{info.name}", data_options) or {})
     with st.container(border=True):
         st.markdown(f"**Model: {arch.title}**")
         model_options = option_grid(

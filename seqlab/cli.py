@@ -56,7 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("presets", parents=[common], help="list the named lessons (train them with --preset)")
 
     p = sub.add_parser("train", parents=[common, store], help="train a model (or a preset's models) and write runs")
-    p.add_argument("--dataset", help="a dataset's name, or text:PATH to train on your own text file")
+    p.add_argument(
+        "--dataset",
+        help="a dataset's name; text:PATH (a text file) or csv:PATH (a series: --set target=COLUMN, "
+        "time=COLUMN, exogenous=A,B, known=A) to train on your own file",
+    )
     p.add_argument("--model")
     p.add_argument("--preset", help="train every spec of this preset instead of --dataset/--model")
     p.add_argument("--epochs", type=int, help="the same as --set epochs=N")
@@ -168,7 +172,6 @@ def cmd_runs(args) -> int:
 
 
 def cmd_train(args) -> int:
-    from seqlab.training import ExperimentSpec
     from seqlab.training.presets import get_preset
 
     if args.preset is not None and (args.dataset or args.model):
@@ -206,16 +209,21 @@ def cmd_train(args) -> int:
 
 
 def dataset_spec(dataset: str, model: str):
-    """The spec of ``--dataset NAME``; ``text:PATH`` is the ``text`` dataset pinned to that file's SHA-256."""
-    from seqlab.data.user_text_dataset import file_options
+    """The spec of ``--dataset NAME``; ``NAME:PATH`` is a dataset that reads your own file (``text:PATH``,
+    ``csv:PATH``), pinned to that file's SHA-256."""
+    from seqlab.data.pinned_file import FILE_DEFAULTS, file_options
     from seqlab.training import ExperimentSpec
 
     name, sep, path = dataset.partition(":")
     if not sep:
         return ExperimentSpec(dataset, model)
-    if name != "text" or not path:
-        raise ValueError(f"--dataset {dataset!r}: give a dataset's name, or text:PATH for your own text file.")
-    return ExperimentSpec("text", model, file_options(path))
+    own = [d.name for d in list_datasets() if set(FILE_DEFAULTS) <= set(d.defaults)]
+    if name not in own or not path:
+        raise ValueError(
+            f"--dataset {dataset!r}: give a dataset's name, or {' or '.join(f'{n}:PATH' for n in own)} "
+            "for your own file."
+        )
+    return ExperimentSpec(name, model, file_options(path))
 
 
 def training_overrides(args) -> dict:

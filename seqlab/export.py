@@ -143,18 +143,23 @@ def load_serving(source: Run | str | Path, trust: bool = False):
     try:
         served = tf.saved_model.load(str(path))
         signature = served.serve.concrete_functions[0]
-        inputs = tuple(signature.structured_input_signature[0][0].shape.as_list())
+        argument = signature.structured_input_signature[0][0]  # one TensorSpec, or a list for several inputs
+        specs = list(argument) if isinstance(argument, (list, tuple)) else [argument]
+        inputs = tuple(specs[0].shape.as_list())
         outputs = tuple(signature.structured_outputs.shape.as_list())
     except (OSError, ValueError, AttributeError, IndexError, TypeError, tf.errors.OpError) as err:
         raise ValueError(f"{path} is not a readable SavedModel with a serve endpoint ({type(err).__name__}).") from None
     if isinstance(source, Run):
         source.meta.check_model_io(inputs, outputs, f"The SavedModel {path}")
 
-    # The input's own dtype: float32 windows today, token ids or text for other tasks.
-    dtype = signature.structured_input_signature[0][0].dtype.name
-
-    def serve(inputs: np.ndarray) -> np.ndarray:
-        return served.serve(tf.constant(np.asarray(inputs), dtype=dtype)).numpy()
+    def serve(inputs: np.ndarray | list[np.ndarray]) -> np.ndarray:
+        given = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        if len(given) != len(specs):
+            names = ", ".join(s.name for s in specs)
+            raise ValueError(f"The SavedModel takes {len(specs)} input(s) ({names}); got {len(given)}.")
+        # Each input's own dtype: float32 windows today, token ids or text for other tasks.
+        tensors = [tf.constant(np.asarray(x), dtype=s.dtype) for x, s in zip(given, specs)]
+        return served.serve(tensors if len(specs) > 1 else tensors[0]).numpy()
 
     return serve
 
@@ -173,7 +178,11 @@ def windows_from_frame(run: Run, frame: pd.DataFrame) -> np.ndarray:
 
 
 def predict_frame(run: Run, frame: pd.DataFrame, trust: bool = False) -> pd.DataFrame:
-    """Forecast the ``horizon`` steps after the end of ``frame`` with the run's SavedModel (see ``load_serving``)."""
+    """Forecast the ``horizon`` steps after the history in ``frame`` with the run's SavedModel (``load_serving``).
+
+    For a run with known future inputs, ``frame``'s last ``horizon`` rows are
+    the steps to forecast, with those columns filled (``Task.frame_window``).
+    """
     windows = windows_from_frame(run, frame)  # check the input before loading the model
     forecast = load_serving(run, trust=trust)(windows)[0]
     return pd.DataFrame({"step": np.arange(1, len(forecast) + 1), run.meta.target: forecast})

@@ -132,7 +132,11 @@ def load_keras(path: str | os.PathLike, meta: RunMeta | None = None) -> keras.Mo
         raise ValueError(f"Cannot load the model {os.fspath(path)!r}: {err}") from None
     if meta is not None:
         what = f"The model {os.fspath(path)!r}"
-        if len(model.inputs) != 1 or len(model.outputs) != 1:
-            raise ValueError(f"{what} has several inputs or outputs; a run's model has one of each.")
+        wanted = len(meta.inputs or [None])  # runs saved before inputs were recorded took one
+        if len(model.inputs) != wanted or len(model.outputs) != 1:
+            raise ValueError(
+                f"{what} has {len(model.inputs)} input(s) and {len(model.outputs)} output(s); this run's model "
+                f"has {wanted} and 1: the model does not belong to this run. Delete the run or train it again."
+            )
         meta.check_model_io(tuple(model.inputs[0].shape), tuple(model.outputs[0].shape), what)
     return model

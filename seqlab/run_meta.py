@@ -39,6 +39,8 @@ class RunMeta:
             recorded, which took one float input of ``input_shape``.
         assets: files the task saved beside the model (``scaler.json``),
             relative to the run folder; empty for older runs.
+        known: a forecast's columns known over the horizon, the model's
+            second input ``future`` ``(H, K)``; empty when it has none.
     """
 
     task: str
@@ -60,6 +62,7 @@ class RunMeta:
     classes: list[str] | None = None  # absent from the meta.json of runs without classes
     inputs: list[dict] | None = None
     assets: list[str] = field(default_factory=list)
+    known: list[str] = field(default_factory=list)
 
     @classmethod
     def from_dict(cls, values) -> "RunMeta":

@@ -50,7 +50,8 @@ class InspectInput:
     """One input as Inspect reads it (``INSPECT_INPUTS``), and what goes with it.
 
     Attributes:
-        x: what the trace reads: a float window ``(T, F)`` or token ids ``(T,)``.
+        x: what the trace reads: a float window ``(T, F)`` or token ids ``(T,)``;
+            ``[window, future]`` for a forecaster given the known future.
         time: one label per step (timestamps, 1 .. T, or the tokens).
         time_title: the time axis's title.
         time_index: the steps as a table index (also the trajectory's hover labels).
@@ -178,10 +179,11 @@ def numeric_window(run: Run, data: SequenceData, i: int, key: str) -> InspectInp
                                              window.shape[0])
     columns = [axis_title(f, run.meta.units.get(f)) for f in run.meta.features]
     window = edit_window(window, columns, time_index, key=key)
+    x = window if test.future is None else [window, test.future[i]]  # the known future stays as it was
     return InspectInput(
-        x=window, time=time, time_title=time_title, time_index=time_index,
+        x=x, time=time, time_title=time_title, time_index=time_index,
         inputs={column: window[:, j] for j, column in enumerate(columns)}, y_true=test.y[i],
-        gradient=(window, np.asarray(test.y[i]), time),
+        gradient=(x, np.asarray(test.y[i]), time),
     )
 
 

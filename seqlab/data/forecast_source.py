@@ -14,6 +14,7 @@ from seqlab.data.registry import DatasetInfo, register
 from seqlab.data.windowing import window_forecast_frame
 
 FORECAST_OPTIONS = ("lookback", "horizon", "stride", "val_fraction", "test_fraction")
+KNOWN_FUTURE = "known_future"  # the option of a dataset that declares columns known ahead
 
 
 def register_forecast(
@@ -29,10 +30,18 @@ def register_forecast(
     seasons: dict[str, int],
     defaults: dict,
     ranges: dict | None = None,
+    known: tuple[str, ...] = (),
 ) -> DatasetInfo:
     """``defaults`` holds the windowing options plus any keyword of ``frame``;
-    ``ranges`` the bounds of those keywords (``seqlab.checks.Range``)."""
-    frame_keys = [k for k in defaults if k not in FORECAST_OPTIONS]
+    ``ranges`` the bounds of those keywords (``seqlab.checks.Range``).
+
+    ``known``: exogenous columns known ahead (a weather forecast, the
+    calendar); the dataset then takes the option ``known_future`` (default
+    in ``defaults``, else false) that gives them to the model over the horizon.
+    """
+    if known:
+        defaults = {KNOWN_FUTURE: False, **defaults}
+    frame_keys = [k for k in defaults if k not in (*FORECAST_OPTIONS, KNOWN_FUTURE)]
 
     def load(**options) -> "SequenceData":  # noqa: F821 (string annotation)
         table = frame(**{k: options[k] for k in frame_keys})
@@ -44,6 +53,7 @@ def register_forecast(
             units=units,
             seasons=seasons,
             options=options,
+            known=known if options.get(KNOWN_FUTURE) else (),
             **{k: options[k] for k in FORECAST_OPTIONS},
         )
 

@@ -37,16 +37,28 @@ class Split:
     step lies (used by baselines and plots); for independent sequences, the
     sample number (level ``sample`` of the frame). ``mask``: ``(N, T)``
     booleans, ``False`` on padding, for variable-length sequences (``None``:
-    every step is real).
+    every step is real). ``future``: a forecast's known future inputs
+    ``(N, H, K)`` in their own units, the rows ``o .. o+H-1`` of the columns
+    known ahead (``SequenceData.known``); ``None`` when none are used.
     """
 
     x: np.ndarray
     y: np.ndarray
     origin: np.ndarray
     mask: np.ndarray | None = None
+    future: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.x)
+
+    @property
+    def inputs(self) -> np.ndarray | list[np.ndarray]:
+        """What the model takes: ``x``, or ``[x, future]`` when known future inputs are used."""
+        return self.x if self.future is None else [self.x, self.future]
+
+    def inputs_of(self, rows: slice | np.ndarray) -> np.ndarray | list[np.ndarray]:
+        """``inputs`` of the examples ``rows`` only."""
+        return self.x[rows] if self.future is None else [self.x[rows], self.future[rows]]
 
 
 @dataclass(frozen=True)
@@ -77,6 +89,11 @@ class SequenceData:
         classes: class names, index = class id (classify and label tasks).
         tokenizer: text data only: the tokeniser fitted on the training split,
             whose ids ``x`` and ``y`` hold (``None`` for numeric data).
+        known: a forecast's columns whose values over the horizon the model
+            is given (a weather forecast, the calendar): the second input
+            ``future`` of every split; empty when none are used.
+        load_notes: what loading changed in the user's data (gaps filled,
+            rows dropped), shown before training.
     """
 
     name: str
@@ -93,12 +110,14 @@ class SequenceData:
     options: dict = field(default_factory=dict)
     classes: tuple[str, ...] = ()
     tokenizer: Tokenizer | None = None
+    known: tuple[str, ...] = ()
+    load_notes: tuple[str, ...] = ()
 
     @property
     def notes(self) -> tuple[str, ...]:
-        """What loading had to adapt, for the user (a vocabulary capped at what the text holds)."""
+        """What loading had to adapt, for the user (a vocabulary capped at what the text holds, gaps filled)."""
         note = self.tokenizer.note if self.tokenizer is not None else None
-        return (note,) if note else ()
+        return ((note,) if note else ()) + self.load_notes
 
     @property
     def target_index(self) -> int:

@@ -8,30 +8,18 @@ as the user gave it (an upload is stored under its hash, see ``store_user_text``
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
-import re
-from pathlib import Path
 
 import pandas as pd
 
 from seqlab.data.corpora import Corpus, read_user_text
-from seqlab.data.corpora.cache import cache_dir
 from seqlab.data.corpora.user_text import LICENCE
+from seqlab.data.pinned_file import FILE_DEFAULTS, check_pin, store_upload
 from seqlab.data.registry import DatasetInfo, register
 from seqlab.data.sequence_data import SequenceData
 from seqlab.data.text_windows import TEXT_CHOICES, TEXT_DEFAULTS, TEXT_RANGES, text_data
 from seqlab.inputs import Source, read_bytes
-
-FILE_DEFAULTS = {"path": "", "sha256": "", "file_name": ""}
-_SHA256 = re.compile(r"[0-9a-f]{64}")
-
-
-def file_options(path: str | os.PathLike) -> dict:
-    """``path``, ``sha256`` and ``file_name`` of a local text file, for a spec's data options (``text:PATH``)."""
-    digest = hashlib.sha256(read_bytes(path, what="text file", raw=True)).hexdigest()
-    return {"path": str(Path(path).resolve()), "sha256": digest, "file_name": Path(path).name}
 
 
 def store_user_text(source: Source, name: str, context_length: int | None = None) -> dict:
@@ -43,13 +31,7 @@ def store_user_text(source: Source, name: str, context_length: int | None = None
     named = io.BytesIO(data)
     named.name = os.path.basename(name) or "text"  # messages name the file as the user knows it
     read_user_text(named, context_length)  # the checks (limits, encoding, empty, too short) before keeping it
-    digest = hashlib.sha256(data).hexdigest()
-    target = cache_dir("uploads") / f"{digest}.txt"
-    if not target.is_file():
-        partial = target.with_suffix(".part")
-        partial.write_bytes(data)
-        partial.replace(target)  # whole or absent, even if two sessions upload the same file
-    return {"path": str(target), "sha256": digest, "file_name": named.name}
+    return store_upload(data, named.name, ".txt")
 
 
 def _corpus(path: str, sha256: str, file_name: str) -> Corpus:
@@ -58,17 +40,9 @@ def _corpus(path: str, sha256: str, file_name: str) -> Corpus:
             "The text dataset needs a file: upload a .txt on the Train page, or give "
             "--dataset text:PATH on the command line."
         )
-    if sha256 and not _SHA256.fullmatch(sha256):
-        raise ValueError(f"sha256 must be 64 lowercase hex digits or empty, got {sha256!r}.")
+    check_pin(path, sha256, file_name or os.path.basename(path), "text file")
     corpus = read_user_text(path)
     label = file_name or corpus.title
-    if sha256:
-        found = hashlib.sha256(read_bytes(path, what="text file", raw=True)).hexdigest()
-        if found != sha256:
-            raise ValueError(
-                f"Text file {label!r} changed since this spec was made (SHA-256 {found[:12]}… is not "
-                f"{sha256[:12]}…): give the original file, or clear sha256 to train on the new one."
-            )
     return Corpus(corpus.text, label, f"text file {label!r}" + (f", SHA-256 {sha256}" if sha256 else ""), LICENCE)
 
 

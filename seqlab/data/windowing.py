@@ -33,17 +33,21 @@ def make_windows(
     first_origin: int,
     last_origin: int,
     stride: int = 1,
+    known: np.ndarray | None = None,
 ) -> Split:
     """Cut ``(x, y)`` windows whose first target step lies in ``[first_origin, last_origin]``.
 
-    ``x[i] = values[o - T : o]`` and ``y[i] = target[o : o + H]`` for origin ``o``.
-    Inputs may reach back into the previous split; targets never leave their own.
+    ``x[i] = values[o - T : o]`` and ``y[i] = target[o : o + H]`` for origin ``o``;
+    with ``known`` (rows, K), also ``future[i] = known[o : o + H]``, the
+    inputs known ahead over the horizon. Inputs may reach back into the
+    previous split; targets never leave their own.
     """
     origins = np.arange(*window_origins(lookback, first_origin, last_origin, stride))
     # (N, T) index grid -> (N, T, F) windows without a Python loop over windows.
     x = values[origins[:, None] + np.arange(-lookback, 0)[None, :]]
-    y = target[origins[:, None] + np.arange(horizon)[None, :]]
-    return Split(x.astype("float32"), y.astype("float32"), origins)
+    ahead = origins[:, None] + np.arange(horizon)[None, :]
+    future = None if known is None else known[ahead].astype("float32")
+    return Split(x.astype("float32"), target[ahead].astype("float32"), origins, future=future)
 
 
 def window_forecast_frame(
@@ -59,8 +63,15 @@ def window_forecast_frame(
     test_fraction: float,
     seasons: dict[str, int],
     options: dict,
+    known: tuple[str, ...] = (),
+    load_notes: tuple[str, ...] = (),
 ) -> SequenceData:
-    """Turn a time-indexed frame into a forecasting ``SequenceData``."""
+    """Turn a time-indexed frame into a forecasting ``SequenceData``.
+
+    ``known``: exogenous columns whose values over the horizon the model is
+    given as a second input (``Split.future``); ``load_notes``: what loading
+    changed in the data, for the user.
+    """
     for arg, value in (("lookback", lookback), ("horizon", horizon), ("stride", stride)):
         if int(value) != value or value < 1:
             raise ValueError(f"{arg} must be a positive integer, got {value!r}.")
@@ -68,6 +79,11 @@ def window_forecast_frame(
     if missing:
         raise ValueError(
             f"Columns {missing} are not in the data; available columns: {list(frame.columns)}."
+        )
+    not_exogenous = [c for c in known if c not in exogenous]
+    if not_exogenous:
+        raise ValueError(
+            f"Known-ahead column(s) {not_exogenous} must also be exogenous inputs; exogenous: {list(exogenous)}."
         )
     features = (target, *exogenous)
     values = frame.loc[:, list(features)].to_numpy(dtype="float64")
@@ -94,8 +110,10 @@ def window_forecast_frame(
     count = sum(len(range(*window_origins(lookback, a, b, stride))) for a, b in bounds.values())
     check_data_size(count, lookback, len(features), outputs=horizon)  # before the windows are cut
     target_values = values[:, 0]
+    known_values = values[:, [features.index(c) for c in known]] if known else None
     splits = {
-        name: make_windows(values, target_values, lookback, horizon, a, b, stride) for name, (a, b) in bounds.items()
+        name: make_windows(values, target_values, lookback, horizon, a, b, stride, known_values)
+        for name, (a, b) in bounds.items()
     }
     return SequenceData(
         name=name,
@@ -110,4 +128,6 @@ def window_forecast_frame(
         scaler=Scaler.fit(values[:val_start]),
         seasons={k: v for k, v in seasons.items() if v < n},
         options=options,
+        known=tuple(known),
+        load_notes=tuple(load_notes),
     )

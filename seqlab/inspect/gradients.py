@@ -27,7 +27,9 @@ import keras
 import numpy as np
 from keras import ops
 
-from seqlab.inspect.trace import Directional, as_batch, default_time_labels, layer_key, resolve_model, run_traced
+from seqlab.inspect.trace import (
+    Directional, as_batch, default_time_labels, layer_key, resolve_model, run_traced, sequence_of,
+)
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,8 @@ def gradient_through_time(
     Args:
         model_or_layer: a model, a saved run or a recurrent layer, as for ``trace``.
         inputs: one sequence, ``(T, F)`` or ``(1, T, F)``, in the model's input units
-            (token ids ``(T,)`` for a model that reads them, as for ``trace``).
+            (token ids ``(T,)`` for a model that reads them; a list, the
+            sequence first, for a model with several inputs; as for ``trace``).
         target: the sample's target, as the model is trained on it (with or
             without the batch axis), e.g. the next H values of a forecast, a
             class id, or the next token id at every position of a language window.
@@ -132,7 +135,8 @@ def gradient_through_time(
     """
     model_or_layer = resolve_model(model_or_layer)
     x = as_batch(inputs, model_or_layer)
-    labels = list(time_labels) if time_labels is not None else default_time_labels(x.shape[1])
+    steps = sequence_of(x).shape[1]
+    labels = list(time_labels) if time_labels is not None else default_time_labels(steps)
     loss_fn, loss_name = _loss_function(model_or_layer, loss)
 
     # A first pass finds the recurrent layers and their state sizes.
@@ -141,7 +145,6 @@ def gradient_through_time(
     shapes = {_key(raw): ops.shape(raw["record"]["h"][0]) for raw in probe.cells}  # (1, units)
     if not keys:
         return GradientTrace([], float("nan"), loss_name, labels)
-    steps = x.shape[1]
     dtype = probe.cells[0]["record"]["h"][0].dtype
     zeros = [np.zeros((steps, *shapes[k]), dtype=keras.backend.standardize_dtype(dtype)) for k in keys]
     slot = {k: i for i, k in enumerate(keys)}

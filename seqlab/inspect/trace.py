@@ -508,9 +508,21 @@ def reads_token_ids(model) -> bool:
     return dtype is not None and "int" in keras.backend.standardize_dtype(dtype)
 
 
-def as_batch(inputs, model=None) -> np.ndarray:
+def as_batch(inputs, model=None) -> np.ndarray | list[np.ndarray]:
     """One sequence ``(T, F)`` or ``(1, T, F)`` as a float32 batch of one ``(1, T, F)``;
-    for a model that reads token ids, ``(T,)`` or ``(1, T)`` ids as an int32 batch ``(1, T)``."""
+    for a model that reads token ids, ``(T,)`` or ``(1, T)`` ids as an int32 batch ``(1, T)``.
+
+    A model with several inputs (a forecaster given the known future) takes a
+    list: the sequence first, then its other inputs, each made a batch of one.
+    """
+    others = len(model.inputs) - 1 if isinstance(model, keras.Model) else 0
+    if others or isinstance(inputs, (list, tuple)):
+        return _several(inputs, model, others)
+    return _sequence(inputs, model)
+
+
+def _sequence(inputs, model) -> np.ndarray:
+    """``as_batch`` of the model's first input."""
     if reads_token_ids(model):
         ids = np.asarray(inputs)
         ids = ids[None] if ids.ndim == 1 else ids
@@ -534,6 +546,26 @@ def as_batch(inputs, model=None) -> np.ndarray:
     if expected is not None and any(e is not None and e != g for e, g in zip(expected, x.shape[1:])):
         raise ValueError(f"inputs must have shape (T, F) = {tuple(expected)}, got {x.shape[1:]}.")
     return x
+
+
+def _several(inputs, model, others: int) -> list[np.ndarray]:
+    names = [i.name for i in model.inputs] if isinstance(model, keras.Model) else ["inputs"]
+    if not isinstance(inputs, (list, tuple)) or len(inputs) != others + 1:
+        raise ValueError(f"This model takes {others + 1} input(s), {names}: pass a list [{', '.join(names)}].")
+    first, *rest = inputs
+    batch = [_sequence(first, model)]
+    for given, symbolic in zip(rest, model.inputs[1:]):
+        x = np.asarray(given, dtype="float32")
+        x = x[None] if x.ndim == len(symbolic.shape) - 1 else x
+        if x.shape[0] != 1 or any(e is not None and e != g for e, g in zip(symbolic.shape[1:], x.shape[1:])):
+            raise ValueError(f"{symbolic.name} must have shape {tuple(symbolic.shape[1:])}, got {np.shape(given)}.")
+        batch.append(x)
+    return batch
+
+
+def sequence_of(x):
+    """The sequence of a batch made by ``as_batch`` (the first input of several)."""
+    return x[0] if isinstance(x, list) else x
 
 
 def _expected_shape(model):
@@ -566,7 +598,8 @@ def run_traced(model_or_layer, x, time_labels: Sequence, perturb: Perturb | None
     if not getattr(target, "built", True) and is_recurrent(target):
         target(x)  # build the weights once, as a first call would
     tracer = _Tracer(list(time_labels), perturb=perturb)
-    outputs = tracer.run(target, ops.convert_to_tensor(x))
+    tensors = [ops.convert_to_tensor(i) for i in x] if isinstance(x, list) else ops.convert_to_tensor(x)
+    outputs = tracer.run(target, tensors)
     return outputs, tracer
 
 
@@ -580,7 +613,9 @@ def trace(model_or_layer, inputs, time_labels: Sequence | None = None) -> Trace:
             or a ``keras.layers.Bidirectional`` around one).
         inputs: one sequence, ``(T, F)`` or ``(1, T, F)``, in the model's own
             input units (a model scales its inputs itself); for a model that reads
-            token ids, ``(T,)`` ids (``T`` up to the model's window).
+            token ids, ``(T,)`` ids (``T`` up to the model's window); for a
+            model with several inputs, a list, the sequence first (a
+            forecaster's ``[window, future]``).
         time_labels: one label per step (tokens, timestamps); default ``1 .. T``.
 
     Returns:
@@ -600,12 +635,13 @@ def trace(model_or_layer, inputs, time_labels: Sequence | None = None) -> Trace:
     """
     model_or_layer = resolve_model(model_or_layer)
     x = as_batch(inputs, model_or_layer)
-    labels = list(time_labels) if time_labels is not None else default_time_labels(x.shape[1])
-    if len(labels) != x.shape[1]:
-        raise ValueError(f"time_labels has {len(labels)} labels for {x.shape[1]} time steps.")
+    steps = sequence_of(x).shape[1]
+    labels = list(time_labels) if time_labels is not None else default_time_labels(steps)
+    if len(labels) != steps:
+        raise ValueError(f"time_labels has {len(labels)} labels for {steps} time steps.")
     outputs, tracer = run_traced(model_or_layer, x, labels)
     if isinstance(outputs, (list, tuple)):
         outputs = [np.asarray(ops.convert_to_numpy(o))[0] for o in outputs]
     else:
         outputs = np.asarray(ops.convert_to_numpy(outputs))[0]
-    return Trace(layers=tracer.to_numpy(), inputs=x[0], outputs=outputs, time_labels=labels)
+    return Trace(layers=tracer.to_numpy(), inputs=sequence_of(x)[0], outputs=outputs, time_labels=labels)

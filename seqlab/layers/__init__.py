@@ -11,5 +11,8 @@ from seqlab.layers.markov import *  # noqa: F403  Markov chains and the hidden M
 from seqlab.layers.recurrent import *  # noqa: F403  the recurrent family's public names
 from seqlab.layers.narx import *  # noqa: F403  the notes' NARX / TDNN
 from seqlab.layers.arx import ARX  # the linear autoregression with exogenous inputs, fitted in closed form
+from seqlab.layers.hinges import Hinges  # features of the inputs known over a forecast's horizon
 
-__all__ = [*recurrent.__all__, *embedding.__all__, *language.__all__, *markov.__all__, *narx.__all__, "ARX"]
+__all__ = [
+    *recurrent.__all__, *embedding.__all__, *language.__all__, *markov.__all__, *narx.__all__, "ARX", "Hinges",
+]

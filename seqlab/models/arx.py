@@ -9,7 +9,10 @@ $$ [W^\top; c^\top] = \left(U^\top U + \lambda \tilde{I}\right)^{-1} U^\top Y $$
 
 over the lagged inputs U of all training windows and their scaled targets Y,
 and makes the task's head ``Dense(H)`` the identity, so the model's forecast
-is the ARX's own.
+is the ARX's own. With known future inputs (a weather forecast) the head also
+reads their hinge features phi; the same least squares then runs over
+[U, Phi] jointly, and the head's rows for phi get their part of the solution:
+a linear ARX with future inputs, still one solve.
 
 Keras and the layer are imported inside the builder and the fit, so
 registering the architecture does not import TensorFlow.
@@ -48,16 +51,27 @@ def fit_arx(model: keras.Model, data: SequenceData, spec, callbacks: list) -> No
     import keras
     import numpy as np
 
+    from seqlab.layers.recurrent import ridge_fit
     from seqlab.models.task_model import EVAL_BATCH_SIZE
+    from seqlab.tasks.forecast import KNOWN_FEATURES
 
     task = get_task(data.task)
     arx, head = model.get_layer("arx"), model.get_layer(task.readout)
     train = data.splits["train"]
+    targets = task.readout_targets(data, train.y)
 
     def solve() -> None:
-        windows = keras.Model(model.inputs, arx.input).predict(train.x, batch_size=EVAL_BATCH_SIZE, verbose=0)
-        arx.fit(windows, task.readout_targets(data, train.y))
-        head.set_weights([np.eye(data.horizon), np.zeros(data.horizon)])
+        windows = keras.Model(model.inputs, arx.input).predict(train.inputs, batch_size=EVAL_BATCH_SIZE, verbose=0)
+        if not data.known:
+            arx.fit(windows, targets)
+            head.set_weights([np.eye(data.horizon), np.zeros(data.horizon)])
+        else:
+            known = model.get_layer(KNOWN_FEATURES).output
+            phi = keras.Model(model.inputs, known).predict(train.inputs, batch_size=EVAL_BATCH_SIZE, verbose=0)
+            lagged = keras.ops.convert_to_numpy(arx.lagged(windows))
+            W, c = ridge_fit(np.c_[lagged, phi], targets, ridge=arx.ridge)  # ((P + E), H): one joint solve
+            arx.set_weights([W[: lagged.shape[1]], c])
+            head.set_weights([np.r_[np.eye(data.horizon), W[lagged.shape[1] :]], np.zeros(data.horizon)])
         head.trainable = False  # fitted, not trained: a later model.fit must not move it either
 
     fit_in_closed_form(model, data, callbacks, solve)

@@ -32,8 +32,8 @@ def fit_in_closed_form(
     callbacks.on_train_batch_begin(0)
     if solve is not None:
         solve()
-    logs = model.evaluate(train.x, train.y, batch_size=EVAL_BATCH_SIZE, return_dict=True, verbose=0)
+    logs = model.evaluate(train.inputs, train.y, batch_size=EVAL_BATCH_SIZE, return_dict=True, verbose=0)
     callbacks.on_train_batch_end(0, logs)
-    val_logs = model.evaluate(val.x, val.y, batch_size=EVAL_BATCH_SIZE, return_dict=True, verbose=0)
+    val_logs = model.evaluate(val.inputs, val.y, batch_size=EVAL_BATCH_SIZE, return_dict=True, verbose=0)
     callbacks.on_epoch_end(0, {**logs, **{f"val_{k}": v for k, v in val_logs.items()}})
     callbacks.on_train_end()

@@ -61,7 +61,7 @@ def fit_readout(model: keras.Model, data: SequenceData, spec, callbacks: list) -
     def solve() -> None:
         import keras
 
-        states = keras.Model(model.inputs, readout.input).predict(train.x, batch_size=EVAL_BATCH_SIZE, verbose=0)
+        states = keras.Model(model.inputs, readout.input).predict(train.inputs, batch_size=EVAL_BATCH_SIZE, verbose=0)
         W, c = ridge_fit(states, task.readout_targets(data, train.y), ridge=spec.model_options["ridge"])  # (units, H)
         readout.set_weights([W, c])
         readout.trainable = False  # fitted, not trained: a later model.fit must not move it either

@@ -3,9 +3,10 @@ r"""The notes' NARX model (TDNN) as a forecaster: direct multi-step predictions 
 The body is one ``seqlab.layers.narx.NARX`` over the normalised window: the
 network f reads the last ``lag`` rows (0: the whole lookback, as for ARX),
 y_{t-1..t-T} and x_{t-1..t-T}, and its output layer gives the notes' direct
-predictions f^tau for tau = 0..H-1 (plus y_{t-1} in the residual form). The task's head ``Dense(H)`` starts as the identity, so
-the untrained model forecasts exactly what NARX predicts; training may then mix
-the horizons.
+predictions f^tau for tau = 0..H-1 (plus y_{t-1} in the residual form). The
+task's head ``Dense(H)`` starts as the identity on them (and zero on the known
+future inputs' features, when the run has any), so the untrained model
+forecasts exactly what NARX predicts; training may then mix the horizons.
 
 Keras is imported inside the builder, so registering the architecture does not import TensorFlow.
 """
@@ -48,7 +49,9 @@ def build_narx(
 
     model = build_task_model(data, body, name="narx")
     head = model.get_layer(get_task(data.task).readout)
-    head.set_weights([np.eye(data.horizon, dtype="float32"), np.zeros(data.horizon, dtype="float32")])
+    known = head.kernel.shape[0] - data.horizon  # features of the known future inputs, if any: they start at 0
+    identity = np.r_[np.eye(data.horizon), np.zeros((known, data.horizon))].astype("float32")
+    head.set_weights([identity, np.zeros(data.horizon, dtype="float32")])
     return model
 
 

@@ -81,11 +81,13 @@ def build_task_model(
     """Wrap ``body(prepared_inputs, sequences)`` with the task's inputs, preprocessor and head.
 
     ``sequences`` tells the body to return every step ``(B, T, d)`` (labelling)
-    instead of the last ``(B, d)``.
+    instead of the last ``(B, d)``. With several inputs the body reads the
+    first; the others (a forecast's known future inputs) go to the head.
     """
     task = get_task(data.task)
     inputs = [keras.Input(shape=spec.shape, dtype=spec.dtype, name=spec.name) for spec in task.inputs(data)]
     raw = inputs[0] if len(inputs) == 1 else inputs  # raw units (or text): the SavedModel's arguments
     prepared = task.preprocessor(data)(raw)
-    outputs = task.head(data, body(prepared, task.sequence_outputs))
+    first, *rest = prepared if len(inputs) > 1 else [prepared]
+    outputs = task.head(data, body(first, task.sequence_outputs), *rest)
     return TaskModel(raw, outputs, name=f"{name}_{task.name}")

@@ -6,6 +6,15 @@ per horizon step in the same ``{"model": ..., "baselines": ...}`` shape.
 
 Head: ``Dense(H)`` on the scaled features, then the target's scaling undone,
 so the model (and its SavedModel) returns forecasts in the data's units.
+
+Known future inputs (``SequenceData.known``: a weather forecast, the
+calendar) are a second input ``future`` ``(H, K)``: scaled, expanded into
+hinge features (``seqlab.layers.Hinges``), flattened and given to the head
+beside the body's features, so every architecture can use them without
+changing its body:
+
+    [window, future] -> [scaled window, scaled future]
+    body(scaled window) ++ flatten(hinges(scaled future)) -> Dense(H) -> unscaled
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ import pandas as pd
 from seqlab.data.sequence_data import SequenceData
 from seqlab.forecasting import baseline_forecasts, forecast_metrics, main_season, mase_scale, per_step_metrics
 from seqlab.tasks.metrics import MAE, MAPE, MASE, RMSE, SMAPE
+from seqlab.tasks.numeric import InputSpec, numeric_inputs, scale_inputs
 from seqlab.tasks.task import Evaluation, Task, against_baselines, register_task
 
 if TYPE_CHECKING:
@@ -27,10 +37,58 @@ if TYPE_CHECKING:
     from seqlab.run_meta import RunMeta
 
 
-def forecast_head(data: SequenceData, features: keras.KerasTensor) -> keras.KerasTensor:
+KNOWN_FEATURES = "known_future"  # the layer whose output is the head's input from the known future
+HINGE_QUANTILES = (0.2, 0.4, 0.6, 0.8)  # knots of a continuous known input, in its training distribution
+
+
+def forecast_inputs(data: SequenceData) -> tuple[InputSpec, ...]:
+    """The window ``(T, F)``, and the known inputs over the horizon ``(H, K)`` when the data has any."""
+    future = (InputSpec("future", (data.horizon, len(data.known)), "float32"),) if data.known else ()
+    return numeric_inputs(data) + future
+
+
+def _known_scaler(data: SequenceData) -> tuple[np.ndarray, np.ndarray]:
+    columns = [data.features.index(c) for c in data.known]
+    return data.scaler.mean[columns], data.scaler.std[columns]
+
+
+def scale_forecast_inputs(data: SequenceData):
+    """``Normalization`` of the window, and of the known future inputs with the same training statistics."""
     import keras
 
+    scale_window = scale_inputs(data)
+    if not data.known:
+        return scale_window
+    mean, std = _known_scaler(data)
+    scale_future = keras.layers.Normalization(axis=-1, mean=mean, variance=std**2, name="scale_future")
+    return lambda raw: [scale_window(raw[0]), scale_future(raw[1])]
+
+
+def hinge_knots(data: SequenceData) -> tuple[list[int], list[float]]:
+    """Knots (scaled units) at the training quantiles of each known input with more than two values."""
+    mean, std = _known_scaler(data)
+    future = data.splits["train"].future.reshape(-1, len(data.known))
+    columns, knots = [], []
+    for k in range(len(data.known)):
+        if len(np.unique(future[:, k])) > 2:  # a 0/1 flag is linear already
+            for q in np.quantile((future[:, k] - mean[k]) / std[k], HINGE_QUANTILES):
+                columns.append(k)
+                knots.append(float(q))
+    return columns, knots
+
+
+def forecast_head(
+    data: SequenceData, features: keras.KerasTensor, future: keras.KerasTensor | None = None
+) -> keras.KerasTensor:
+    import keras
+
+    from seqlab.layers import Hinges
+
     t = data.target_index
+    if future is not None:  # the scaled known inputs (B, H, K)
+        columns, knots = hinge_knots(data)
+        phi = keras.layers.Flatten(name=KNOWN_FEATURES)(Hinges(columns, knots, name="hinges")(future))
+        features = keras.layers.Concatenate(name="features_and_known")([features, phi])
     forecast_scaled = keras.layers.Dense(data.horizon, name="forecast")(features)  # (B, H)
     return keras.layers.Normalization(
         axis=None,
@@ -64,25 +122,43 @@ def evaluate_forecast(data: SequenceData, forecast: np.ndarray) -> Evaluation:
     return Evaluation(metrics, predictions)
 
 
-def frame_window(meta: RunMeta, frame: pd.DataFrame) -> np.ndarray:
-    """The last ``lookback`` rows of ``frame`` as one window ``(1, T, F)``, checked."""
-    features, lookback = meta.features, meta.lookback
+def _rows(frame: pd.DataFrame, columns: list[str], what: str) -> np.ndarray:
+    non_numeric = [c for c in columns if not pd.api.types.is_numeric_dtype(frame[c])]
+    if non_numeric:
+        raise ValueError(f"Column(s) {non_numeric} are not numeric; fix the file and retry.")
+    values = frame.loc[:, columns].to_numpy(dtype="float32")
+    if not np.isfinite(values).all():
+        raise ValueError(f"{what} contain NaN or infinite values; fill them first.")
+    return values[None]
+
+
+def frame_window(meta: RunMeta, frame: pd.DataFrame) -> np.ndarray | list[np.ndarray]:
+    """The model's inputs from a table of recent rows, checked.
+
+    Without known inputs: the last ``lookback`` rows as one window ``(1, T, F)``.
+    With them (``meta.known``), the table also holds the ``horizon`` rows to
+    forecast, whose known columns are filled and whose other columns may be
+    empty: ``[window (1, T, F), future (1, H, K)]``.
+    """
+    features, lookback, known = meta.features, meta.lookback, meta.known
+    ahead = meta.horizon if known else 0
     missing = [c for c in features if c not in frame.columns]
     if missing:
         raise ValueError(
             f"The input lacks column(s) {missing}; the model needs {features} "
             f"(in that order, {lookback} rows or more)."
         )
-    if len(frame) < lookback:
-        raise ValueError(f"The input has {len(frame)} rows; the model needs at least {lookback}.")
-    values = frame.loc[:, features].tail(lookback)
-    non_numeric = [c for c in features if not pd.api.types.is_numeric_dtype(values[c])]
-    if non_numeric:
-        raise ValueError(f"Column(s) {non_numeric} are not numeric; fix the file and retry.")
-    window = values.to_numpy(dtype="float32")
-    if not np.isfinite(window).all():
-        raise ValueError("The last rows of the input contain NaN or infinite values; fill them first.")
-    return window[None]
+    if len(frame) < lookback + ahead:
+        extra = f" and then {ahead} rows to forecast, with {known} filled" if ahead else ""
+        raise ValueError(
+            f"The input has {len(frame)} rows; the model needs at least {lookback} rows of history{extra}."
+        )
+    past = frame.iloc[len(frame) - lookback - ahead : len(frame) - ahead]
+    window = _rows(past, list(features), "The last rows of the input")
+    if not known:
+        return window
+    future = _rows(frame.tail(ahead), list(known), f"The last {ahead} rows' known columns {known}")
+    return [window, future]
 
 
 FORECAST = register_task(
@@ -92,6 +168,8 @@ FORECAST = register_task(
         loss="mse",
         metrics=("mae",),
         head=forecast_head,
+        inputs=forecast_inputs,
+        preprocessor=scale_forecast_inputs,
         evaluate=evaluate_forecast,
         readout="forecast",
         readout_targets=scaled_targets,

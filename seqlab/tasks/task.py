@@ -80,9 +80,11 @@ class Task:
         sequence_outputs: the body returns every step ``(B, T, d)`` (label)
             rather than the last one ``(B, d)``.
         loss, metrics: what ``model.compile`` gets.
-        head: ``(data, features) -> outputs``, the layers after the body.
+        head: ``(data, features, *other_inputs) -> outputs``, the layers
+            after the body; ``other_inputs`` are the prepared inputs after the
+            first (a forecast's known future inputs).
         evaluate: ``(data, outputs) -> Evaluation`` from what ``predict``
-            returned on ``data.splits["test"].x``; it computes the baselines.
+            returned on ``data.splits["test"].inputs``; it computes the baselines.
         outputs: ``(meta) -> shape`` after the batch axis that a run's model
             must return (refuses a model swapped in from another run).
         readout: name of the head's linear ``Dense`` layer, for architectures
@@ -93,7 +95,10 @@ class Task:
             their units and direction; the first is the one the task is judged by.
         baselines: one sentence saying what the baselines predict.
         inputs: ``(data) -> (InputSpec, ...)``, the model's inputs.
-        preprocessor: ``(data) -> keras layer`` applied to the inputs inside the model.
+        preprocessor: ``(data) -> keras layer`` (or a function of Keras
+            tensors) applied to the inputs inside the model; with several
+            inputs it returns one tensor per input, the first for the body,
+            the rest for the head.
         predict: ``(model, x) -> outputs`` on test inputs.
         save_assets: ``(folder, data) -> [file names]`` writes what the run
             needs beside its model into the run folder; ``load_assets``:
@@ -117,7 +122,7 @@ class Task:
     sequence_outputs: bool
     loss: str
     metrics: tuple[str, ...]
-    head: Callable[[SequenceData, keras.KerasTensor], keras.KerasTensor]
+    head: Callable[..., keras.KerasTensor]
     evaluate: Callable[[SequenceData, np.ndarray], Evaluation]
     outputs: Callable[[RunMeta], tuple]
     readout: str | None = None
@@ -125,7 +130,7 @@ class Task:
     test_metrics: tuple[Metric, ...] = ()
     baselines: str = ""
     inputs: Callable[[SequenceData], tuple[InputSpec, ...]] = numeric_inputs
-    preprocessor: Callable[[SequenceData], keras.layers.Layer] = scale_inputs
+    preprocessor: Callable[[SequenceData], Callable] = scale_inputs
     predict: Callable[[keras.Model, np.ndarray], np.ndarray] = plain_predict
     save_assets: Callable[[Path, SequenceData], list[str]] = save_scaler
     load_assets: Callable[[Path], dict] = load_scaler

@@ -50,9 +50,9 @@ def gradient_fit(model: keras.Model, data: SequenceData, spec: ExperimentSpec, c
     """Mini-batch gradient descent on the training windows (full BPTT through each window)."""
     train, val = data.splits["train"], data.splits["val"]
     model.fit(
-        train.x,
+        train.inputs,
         train.y,
-        validation_data=(val.x, val.y),
+        validation_data=(val.inputs, val.y),
         epochs=spec.epochs,
         batch_size=spec.batch_size,
         callbacks=callbacks,
@@ -95,7 +95,7 @@ def run_experiment(
     train_seconds = time.monotonic() - started
 
     emit({"type": "status", "message": "evaluating on the test split against the baselines"})
-    evaluation = task.evaluate(data, task.predict(model, test.x))
+    evaluation = task.evaluate(data, task.predict(model, test.inputs))
     metrics = evaluation.metrics
     status = "diverged" if events.diverged else "cancelled" if events.cancelled else "completed"
     meta = RunMeta(
@@ -111,6 +111,7 @@ def run_experiment(
         horizon=data.horizon,
         classes=list(data.classes) or None,
         inputs=[spec.as_dict() for spec in task.inputs(data)],
+        known=list(data.known),
         epochs_run=len(events.history["epoch"]),
         train_seconds=round(train_seconds, 2),
         parameters=int(model.count_params()),

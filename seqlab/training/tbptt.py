@@ -134,6 +134,11 @@ def training_streams(data: SequenceData, streams: int, length: int) -> tuple[np.
 def tbptt_fit(model: keras.Model, data: SequenceData, spec, callbacks: list) -> None:
     """Train ``model`` by TBPTT(k1, k2) = ``spec.tbptt``, driving ``callbacks`` as ``model.fit`` does."""
     k1, k2 = spec.tbptt
+    if data.known:  # streams carry one row per step; the horizon's known inputs have no place in them
+        raise ValueError(
+            "TBPTT trains on one long stream of single rows, which cannot carry the inputs known over the "
+            "horizon: turn the dataset option known_future off, or train without tbptt."
+        )
     trainer = TruncatedBPTT(model, k1, k2)
     x, y = training_streams(data, spec.batch_size, trainer.length)
     starts = range(0, x.shape[1] - trainer.length + 1, k1)
@@ -154,7 +159,7 @@ def tbptt_fit(model: keras.Model, data: SequenceData, spec, callbacks: list) -> 
             callbacks.on_train_batch_end(step, {"loss": total / (step + 1), "grad_norm": float(grad_norm)})
             if model.stop_training:
                 break
-        val_logs = model.evaluate(val.x, val.y, batch_size=EVAL_BATCH_SIZE, return_dict=True, verbose=0)
+        val_logs = model.evaluate(val.inputs, val.y, batch_size=EVAL_BATCH_SIZE, return_dict=True, verbose=0)
         logs = {"loss": total / (step + 1), **{f"val_{k}": v for k, v in val_logs.items()}}
         callbacks.on_epoch_end(epoch, logs)
         if model.stop_training:

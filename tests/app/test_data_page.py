@@ -4,8 +4,9 @@ import pytest
 
 from seqlab.data import list_datasets
 
-# Numeric datasets; text ones (a tokenizer option): tests/app/test_data_text.py, own files: test_text_upload.py.
-DATASETS = [d.name for d in list_datasets() if "tokenizer" not in d.defaults]
+# Numeric datasets; text ones (a tokenizer option): tests/app/test_data_text.py;
+# own files (a path option): test_text_upload.py, test_csv_upload.py.
+DATASETS = [d.name for d in list_datasets() if "tokenizer" not in d.defaults and "path" not in d.defaults]
 
 
 def _spec(at, i=0) -> dict:

@@ -137,3 +137,17 @@ def test_a_run_deleted_on_models_is_gone_from_inspect(open_page, runs_dir, tiny_
     assert not at.exception and not at.error
     assert "No recurrent run to inspect" in texts(at.markdown)
     assert lstm not in texts(at.markdown) + texts(at.warning) and not at.get("plotly_chart")
+
+
+def test_a_forecaster_given_the_known_future_is_inspected_with_it(open_page, runs_dir, tmp_path):
+    from seqlab.runs import RunStore
+    from seqlab.training import ExperimentSpec, run_experiment
+
+    data = {"lookback": 12, "horizon": 4, "stride": 97, "known_future": True}
+    run = run_experiment(ExperimentSpec("energy", "gru", data, {"units": 3}, epochs=1), store=RunStore(runs_dir))
+    at = open_page(PAGE)
+    assert not at.exception and not at.error
+    assert at.selectbox(key="inspect.run").value == run.run_id
+    titles = [json.loads(chart.proto.spec)["layout"]["title"]["text"] for chart in at.get("plotly_chart")]
+    assert titles[0].startswith("Hidden state hₜ of gru")
+    assert any(t.startswith("Gradient through time") for t in titles)

@@ -4,8 +4,9 @@ import io
 import pytest
 
 from seqlab.data import load_dataset
+from seqlab.data.pinned_file import file_options
 from seqlab.data.text_windows import split_ids
-from seqlab.data.user_text_dataset import file_options, store_user_text
+from seqlab.data.user_text_dataset import store_user_text
 
 TEXT = "To be, or not to be, that is the question.\n" * 5
 
