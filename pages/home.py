@@ -45,7 +45,10 @@ STEPS = (
      "pages/inspect.py", "Open Inspect", ":material/biotech:"),
     ("4 · Compare and export", "Runs against the naive and seasonal-naive baselines; reload the exported "
      "SavedModel to predict, download or delete runs.", "pages/models.py", "Open Models", ":material/inventory_2:"),
-    ("5 · Generate text", "Continue a prompt with a language run: samples side by side, each token coloured by "
+    ("5 · Forecast ahead", "A forecast run from any test origin: direct, iterated, Monte-Carlo bands or an ESN's "
+     "free run, beside the naive peers; what if tomorrow is warmer or a holiday.", "pages/forecast.py",
+     "Open Forecast", ":material/query_stats:"),
+    ("6 · Generate text", "Continue a prompt with a language run: samples side by side, each token coloured by "
      "its probability, two runs on the same prompt.", "pages/generate.py", "Open Generate", ":material/edit_note:"),
 )
 for column, (title, text, page, label, icon) in zip(st.columns(len(STEPS), border=True), STEPS):

@@ -17,6 +17,7 @@ _BASELINES = {
     "mean": "Mean (training mean)",
     "majority": "Majority class",
     "memoryless": "Memoryless (class frequencies per step)",
+    "holt_winters": "Holt-Winters (damped trend)",
 }
 # Metrics only a forecast reports (old runs have MAPE, newer ones sMAPE and MASE even where MAPE is left out).
 FORECAST_ONLY = {"mape", "smape", "mase"}

@@ -21,8 +21,14 @@ def split_points(n: int, val_fraction: float, test_fraction: float) -> tuple[int
 
 
 def window_origins(lookback: int, first_origin: int, last_origin: int, stride: int) -> tuple[int, int, int]:
-    """``(start, stop, step)`` of the window origins in ``[first_origin, last_origin]``."""
-    return max(first_origin, lookback), last_origin + 1, stride
+    """``(start, stop, step)`` of the window origins in ``[first_origin, last_origin]``.
+
+    Origins lie on one grid for every split, the rows ``k * stride``: with a
+    stride of one day every origin is the same time of day (midnight, for
+    data that starts at midnight), in training as in the test.
+    """
+    start = max(first_origin, lookback)
+    return -(-start // stride) * stride, last_origin + 1, stride
 
 
 def make_windows(

@@ -23,6 +23,15 @@ one-step error. MAPE is left out when any true value is at or below zero
 The per-step metrics are the same formulas with the mean over windows only:
 arrays of length ``H``, whose MAE, sMAPE, MAPE and MASE average to the overall
 values (RMSE per step does not: it averages squares before the root).
+
+A prediction band $[l_{n,h}, u_{n,h}]$ (80 % or 95 %) is judged by its
+coverage and width (``band_metrics``):
+
+$$ \mathrm{coverage} = \frac{1}{NH}\sum_{n,h} \mathbb{1}[l_{n,h} \le y_{n,h} \le u_{n,h}], \qquad
+   \mathrm{width} = \frac{1}{NH}\sum_{n,h} (u_{n,h} - l_{n,h}) $$
+
+a calibrated 95 % band covers about 95 % of the truth; of two calibrated
+bands the narrower is the better.
 """
 
 from __future__ import annotations
@@ -87,3 +96,32 @@ def forecast_metrics(y_true: np.ndarray, y_pred: np.ndarray, scale: float = math
 def per_step_metrics(y_true: np.ndarray, y_pred: np.ndarray, scale: float = math.nan) -> dict[str, list[float]]:
     """The same metrics per horizon step: ``{"mae": [H values], ...}``, for ``metrics.json``."""
     return {key: values.tolist() for key, values in _step_errors(y_true, y_pred, scale).items()}
+
+
+def band_metrics(y_true: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> dict:
+    """Coverage and mean width of one prediction band, overall and per horizon step.
+
+    ``coverage`` is the share of true values inside ``[lower, upper]`` (a
+    fraction: 0.95 for a calibrated 95 % band), ``width`` the mean of
+    ``upper - lower`` in the target's unit.
+
+    Args:
+        y_true, lower, upper: ``(N, H)`` (or ``(H,)`` for one origin).
+
+    Returns:
+        ``{"coverage": float, "width": float, "coverage_per_step": [H], "width_per_step": [H]}``.
+    """
+    y_true, lower, upper = (np.atleast_2d(np.asarray(a, dtype="float64")) for a in (y_true, lower, upper))
+    if not y_true.shape == lower.shape == upper.shape:
+        raise ValueError(f"y_true, lower and upper must have one shape; got {y_true.shape}, {lower.shape}, "
+                         f"{upper.shape}.")
+    if (lower > upper).any():
+        raise ValueError("A band's lower bound lies above its upper bound; pass (lower, upper) in that order.")
+    inside = (y_true >= lower) & (y_true <= upper)
+    width = upper - lower
+    return {
+        "coverage": float(inside.mean()),
+        "width": float(width.mean()),
+        "coverage_per_step": inside.mean(axis=0).tolist(),
+        "width_per_step": width.mean(axis=0).tolist(),
+    }

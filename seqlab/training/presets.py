@@ -38,6 +38,13 @@ def _adding(model: str) -> ExperimentSpec:
     )
 
 
+def _day_ahead(model: str, known_future: bool = True, **training) -> ExperimentSpec:
+    # Every window starts at midnight (a stride of one day), as the day-ahead forecast is made.
+    return ExperimentSpec(
+        "energy", model, data_options={"known_future": known_future, "stride": 48}, **training,
+    )
+
+
 def _shakespeare(model: str, **model_options) -> ExperimentSpec:
     # Character level on all of Shakespeare (4.5 M training characters): one epoch is the lesson's length.
     return ExperimentSpec(
@@ -81,6 +88,22 @@ PRESETS: dict[str, Preset] = {
                 ExperimentSpec(
                     "mackey_glass", "lstm", model_options={"units": 32}, epochs=10, learning_rate=1e-2,
                 ),
+            ),
+        ),
+        Preset(
+            name="energy-day-ahead",
+            title="Tomorrow's electricity demand, with and without tomorrow's weather",
+            description=(
+                "The lecture's opening example: at midnight, forecast the next 48 half-hours of Victoria's "
+                "demand from the last two days. The linear ARX, fitted in closed form, once with the next "
+                "day's temperature and working days given as known future inputs and once without them; and "
+                "a GRU given them too. Compare the test MAPE with the seasonal naive and Holt-Winters peers, "
+                "then open Forecast and change tomorrow's temperature."
+            ),
+            specs=(
+                _day_ahead("arx", model_options={"ridge": 10.0}),
+                _day_ahead("arx", known_future=False, model_options={"ridge": 10.0}),
+                _day_ahead("gru", model_options={"units": 32}, epochs=40, learning_rate=3e-3, early_stopping=5),
             ),
         ),
         Preset(

@@ -56,6 +56,7 @@ def test_primary_metric_and_skill_per_task():
 def test_readable_labels():
     assert baseline_label("seasonal_naive_week") == "Seasonal naive (same time last week)"
     assert baseline_label("seasonal_naive_period") == "Seasonal naive (one period back)"
+    assert baseline_label("holt_winters") == "Holt-Winters (damped trend)"
     assert duration(75) == "1 min 15 s" and duration(None) == "–"
     half_hours = pd.date_range("2014-01-01", periods=3, freq="30min")
     assert steps_as_time(half_hours, 96) == "2 days"

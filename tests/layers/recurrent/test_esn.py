@@ -4,6 +4,7 @@ import pytest
 
 from seqlab.data.mackey_glass import mackey_glass_series
 from seqlab.layers import ESN, ESNCell, ESNReadout, free_run, ridge_fit
+from seqlab.layers.recurrent.esn import spectral_radius_of
 
 from ..layer_test import run_layer_test
 
@@ -80,6 +81,13 @@ def test_spectral_radius_is_the_argument(units, spectral_radius, connectivity):
     B = numpy(cell.B).astype(np.float64)
     assert abs(np.max(np.abs(np.linalg.eigvals(B))) - spectral_radius) < 1e-4
     assert abs(np.mean(B != 0) - connectivity) < 0.1
+
+
+def test_the_sparse_spectral_radius_equals_the_dense_one():
+    rng = np.random.default_rng(0)
+    B = rng.uniform(-1.0, 1.0, (300, 300)) * (rng.random((300, 300)) < 0.1)  # ARPACK's size
+    assert spectral_radius_of(B) == pytest.approx(np.max(np.abs(np.linalg.eigvals(B))), rel=1e-10)
+    assert spectral_radius_of(np.triu(B, 1)) < 1e-8  # nilpotent: reservoir_matrix draws again
 
 
 def test_seed_fixes_the_reservoir():
