@@ -1,7 +1,7 @@
 """Day-ahead forecasts at every midnight of the test period, seqlab against the classical and LightGBM peers.
 
     python -m bench.day_ahead [--preset energy-day-ahead]
-    python -m bench.day_ahead --dataset taylor --models arx,lstm
+    python -m bench.day_ahead --dataset taylor --models arx,lstm [--stride 4]
 
 The lecture's protocol: at each midnight of the test split, forecast the next
 48 half-hours from the data before it; on ``energy`` the next day's
@@ -102,11 +102,12 @@ def main() -> None:
     parser.add_argument("--dataset", help="instead of the preset: this dataset with --models")
     parser.add_argument("--models", default="arx,lstm")
     parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--stride", type=int, default=DAY, help="with --dataset: rows between window starts")
     parser.add_argument("--runs", default="/tmp/bench_day_ahead_runs")
     args = parser.parse_args()
 
     if args.dataset:
-        options = {"stride": DAY, **({"known_future": True} if args.dataset == "energy" else {})}
+        options = {"stride": args.stride, **({"known_future": True} if args.dataset == "energy" else {})}
         specs = [ExperimentSpec(args.dataset, m, options, epochs=args.epochs, early_stopping=5)
                  for m in args.models.split(",")]
     else:

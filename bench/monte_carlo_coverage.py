@@ -22,7 +22,6 @@ import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-import numpy as np  # noqa: E402
 
 from seqlab.data import load_dataset  # noqa: E402
 from seqlab.forecasting import forecast_metrics  # noqa: E402
