@@ -75,3 +75,4 @@ with plot:
 with maths:
     view.equations(strategy, mode, series, sigma, data.units.get(data.target, ""))
 view.errors(data, origin, horizon, strategy.title, result, peers)
+view.whole_test_period(run, model, data, strategy, horizon, mode, int(samples), key=key)

@@ -23,11 +23,13 @@ import time
 
 from seqlab.data import TASKS, list_datasets
 from seqlab.export import FORMATS, export_run, predict_frame
+from seqlab.forecasting.exogenous import FUTURE_INPUTS
+from seqlab.forecasting.strategy_catalogue import STRATEGIES
 from seqlab.inputs import read_csv
 from seqlab.models import list_architectures
 from seqlab.quiet import quiet_tensorflow_import
 from seqlab.runs import Run, RunStore, json_safe
-from seqlab.tasks import get_metric, ordered_metrics
+from seqlab.tasks import get_metric, get_task, ordered_metrics
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
@@ -84,6 +86,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--trust", action="store_true",
         help="load the run's SavedModel even though seqlab did not write it (a SavedModel is code)",
     )
+
+    p = sub.add_parser(
+        "forecast", parents=[common, store],
+        help="score a forecast run's multi-step strategy over its test period, beside the peers",
+    )
+    p.add_argument("run_id")
+    p.add_argument("--strategy", default="direct", choices=list(STRATEGIES), help="default direct")
+    p.add_argument("--horizon", type=int, help="steps ahead (default the model's own H; iterated ones go further)")
+    p.add_argument("--future-inputs", default="known", choices=list(FUTURE_INPUTS),
+                   help="the exogenous inputs after the origin: actual values, the training mean, or their own model")
+    p.add_argument("--samples", type=int, default=200, help="sampled futures of a Monte-Carlo strategy")
+    p.add_argument("--every", type=int, default=1, help="score every N-th test origin only (faster)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo noise")
 
     p = sub.add_parser("generate", parents=[common, store], help="continue a prompt with a language run")
     p.add_argument("run_id")
@@ -341,6 +356,30 @@ def cmd_predict(args) -> int:
     return 0
 
 
+def cmd_forecast(args) -> int:
+    run = open_store(args).read(args.run_id)
+    if not get_task(run.meta.task).series:
+        raise ValueError(f"Run {run.run_id!r} is a {run.meta.task} run; forecast scores forecast runs only.")
+    quiet_tensorflow_import()
+    from seqlab.data import load_dataset
+    from seqlab.forecasting.scoring import score_strategy
+
+    data = load_dataset(run.spec["dataset"], **run.spec.get("data_options", {}))
+    scores = score_strategy(
+        run.load_model(), data, args.strategy, args.horizon, args.future_inputs, args.samples, args.every, args.seed
+    )
+    if args.json:
+        print_json({"run_id": run.run_id, **scores.as_dict()})
+        return 0
+    print(f"{args.strategy} from {len(scores.origins)} test origins, {scores.horizon} steps ahead, "
+          f"future inputs {scores.mode}" + (f", {scores.samples} samples" if scores.bands else ""))
+    print(metrics_table(run, {"model": scores.model, "baselines": scores.baselines}))
+    for level, band in scores.bands.items():
+        print(f"{level} % band: holds {100 * band['coverage']:.1f} % of the actual values, "
+              f"mean width {band['width']:.4g} {unit_of(run)}".rstrip())
+    return 0
+
+
 def cmd_generate(args) -> int:
     run = open_store(args).read(args.run_id)
     quiet_tensorflow_import()
@@ -434,9 +473,12 @@ def scores_line(run: Run) -> str:
     return "  ".join(parts)
 
 
-def metrics_table(run: Run) -> str:
-    """The model and its baselines as rows, the task's metrics as columns headed with their units."""
-    unit, metrics = unit_of(run), run.metrics
+def metrics_table(run: Run, metrics: dict | None = None) -> str:
+    """The model and its baselines as rows, the task's metrics as columns headed with their units.
+
+    ``metrics``: ``{"model": ..., "baselines": ...}`` to show instead of the run's test metrics.
+    """
+    unit, metrics = unit_of(run), metrics or run.metrics
     rows = {"model": metrics["model"], **metrics["baselines"]}
     keys = ordered_metrics(metrics["model"], run.meta.task)
     labels = [get_metric(k).label(unit) for k in keys]
@@ -455,6 +497,7 @@ COMMANDS = {
     "runs": cmd_runs,
     "export": cmd_export,
     "predict": cmd_predict,
+    "forecast": cmd_forecast,
     "generate": cmd_generate,
     "delete": cmd_delete,
 }

@@ -17,6 +17,7 @@ from seqlab.app.task_views import is_series
 from seqlab.data import SequenceData
 from seqlab.forecasting import baseline_forecasts
 from seqlab.forecasting.exogenous import FUTURE_INPUTS
+from seqlab.forecasting.scoring import StrategyScores, score_strategy
 from seqlab.forecasting.series import ForecastSeries
 from seqlab.forecasting.steppers import keras_predict
 from seqlab.forecasting.strategies import lead_sigmas
@@ -24,6 +25,7 @@ from seqlab.forecasting.strategy_catalogue import STRATEGIES, Outcome, Strategy
 from seqlab.plots import axis_title, error_by_step, regular_step
 from seqlab.plots.forecast_page import forecast_with_bands
 from seqlab.runs import Run
+from seqlab.tasks import get_metric
 
 FUTURE_EQUATIONS = {
     "known": r"\mathbf{x}_{t+\tau} = \text{the actual values}",
@@ -34,6 +36,7 @@ FUTURE_EQUATIONS = {
 DAY = "%a %d %b %Y"  # a forecast day, as the holiday what-if lists it
 MAX_ITERATED = 4  # an iterated horizon may reach this many times the model's own H
 TRAIN_KNOWN = "python -m seqlab train --dataset energy --model arx --set known_future=true"
+MAX_SCORED = 100  # test origins scored at most on the page (every k-th beyond it)
 
 
 def forecast_runs(runs: list[Run]) -> list[Run]:
@@ -295,3 +298,40 @@ def equations(strategy: Strategy, mode: str, series: ForecastSeries, sigma: np.n
         unit = f" {unit}" if unit else ""
         st.caption(f"σ_τ = {sigma[0]:.3g}{unit} (τ = 0) to {sigma[-1]:.3g}{unit} (τ = {len(sigma) - 1}): the std of the "
                    "model's residuals at each step ahead on the validation split.")
+
+
+# ---------------------------------------------------------------- the whole test period
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _scores(path: str, created: str, strategy: str, horizon: int, mode: str, samples: int, every: int,
+            _model, _data: SequenceData) -> StrategyScores:
+    return score_strategy(_model, _data, strategy, horizon, mode, samples, every)
+
+
+def whole_test_period(run: Run, model, data: SequenceData, strategy: Strategy, horizon: int, mode: str, samples: int,
+                key: str) -> None:
+    """On demand: the strategy's errors (and band coverage) over every test origin, beside the peers."""
+    st.markdown("**Over the whole test period**")
+    origins = len(data.splits["test"])
+    every = max(1, origins // MAX_SCORED)  # a Monte-Carlo over every origin would keep a classroom waiting
+    if not st.button(f"Score {STRATEGIES.get(strategy.name).title} from every test origin", key=f"{key}.score",
+                     icon=":material/functions:"):
+        st.caption(f"Forecasts from {len(range(0, origins, every))} of the {origins} test origins (every {every}) "
+                   f"with these settings, and scores them; the same as `python -m seqlab forecast {run.run_id} "
+                   f"--strategy {strategy.name} --horizon {horizon} --future-inputs {mode} --every {every}`.")
+        return
+    with st.spinner("Forecasting from every test origin…"):
+        try:
+            scores = _scores(str(run.path), run.meta.created, strategy.name, horizon, mode,
+                             samples if strategy.stochastic else 1, every, model, data)
+        except ValueError as err:
+            st.error(f"Cannot score: {err}")
+            return
+    unit = data.units.get(data.target, "")
+    rows = {strategy.title: scores.model, **{baseline_label(n): m for n, m in scores.baselines.items()}}
+    table = pd.DataFrame(rows).T.rename(columns=lambda k: get_metric(k).label(unit))
+    st.dataframe(table, width="stretch")
+    for level, band in scores.bands.items():
+        st.caption(f"{level} % band: holds {100 * band['coverage']:.1f} % of the actual values "
+                   f"(nominal {level} %), mean width {band['width']:.3g} {unit}.")

@@ -106,6 +106,12 @@ def test_monte_carlo_draws_bands_and_their_coverage(open_page, runs_dir, tiny_ru
     assert (bands["mean width"] > 0).all()
     assert any(r"\mathcal{N}(0, \sigma_\tau^2)" in block.value for block in at.latex)
     assert "σ_τ = " in texts(at.caption)
+    assert "--strategy monte_carlo --horizon 12" in texts(at.caption)  # the CLI line of the same scoring
+    at.button(key=f"forecast.{run_id}.score").click().run()
+    assert not at.exception and not at.error
+    period = at.dataframe[2].value
+    assert "Monte-Carlo (iterated, sampled noise)" in period.index and "Naive (last value)" in period.index
+    assert "% of the actual values (nominal 95 %)" in texts(at.caption)
 
 
 def test_esn_offers_the_free_run(open_page, runs_dir, tiny_runs):
