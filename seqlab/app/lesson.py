@@ -60,11 +60,21 @@ def _baseline_loss(jobs: list[Job], scale: LossScale) -> tuple[str, float] | Non
     return None
 
 
+def job_label(job: Job, jobs: list[Job]) -> str:
+    """The model's title; beside a run of the same model, also the options in which they differ."""
+    twins = [j.spec for j in jobs if j.spec.model == job.spec.model]
+    options = {**job.spec.data_options, **job.spec.model_options}
+    differ = {k: v for k, v in options.items()
+              if any({**s.data_options, **s.model_options}.get(k) != v for s in twins)}
+    extra = ", ".join(f"{k}={v}" for k, v in differ.items())
+    return f"{model_title(job.spec.model)}{f' · {extra}' if extra else ''} (job {job.job_id})"
+
+
 def curves_figure(jobs: list[Job]):
     curves = {}
     for job in jobs:
         epochs = [e for e in job.events_since(0) if e["type"] == "epoch" and "val_loss" in e]
-        curves[f"{model_title(job.spec.model)} (job {job.job_id})"] = (
+        curves[job_label(job, jobs)] = (
             [e["epoch"] for e in epochs], [e["val_loss"] for e in epochs]
         )
     scale = loss_scale_of(jobs[0])
@@ -84,7 +94,7 @@ def progress_panel(preset_name: str, job_ids: list[int]) -> None:
         st.rerun()  # one full rerun: the page now shows the comparison
     for job in jobs:
         fraction, text = (1.0, job.status) if job.done else progress_text(job)
-        st.progress(fraction, text=f"**{model_title(job.spec.model)}**: {text}")
+        st.progress(fraction, text=f"**{job_label(job, jobs)}**: {text}")
     st.plotly_chart(curves_figure(jobs), key=f"lesson.curves.{preset_name}")
 
 

@@ -30,7 +30,7 @@ LABELS: dict[str, tuple[str, str | None]] = {
     "period": ("Period (steps)", None),
     "noise": ("Noise σ", "Standard deviation of the Gaussian noise."),
     "known_future": (
-        "Known future inputs",
+        "Known future",
         "Give the model the inputs known over the forecast horizon (a weather forecast, the working days) "
         "as a second input, beside the past window.",
     ),

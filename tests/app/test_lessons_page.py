@@ -48,3 +48,20 @@ def test_running_a_lesson_trains_each_run_and_compares_them(open_page, tiny_less
     curves = at.get("plotly_chart")[0].proto.spec
     assert "Windowed MLP" in curves and "GRU (job" in curves and "baseline" in curves
     assert "Result" in texts(at.subheader)
+
+
+def test_runs_of_one_model_are_told_apart_by_the_options_they_differ_in():
+    from types import SimpleNamespace
+
+    from seqlab.app.lesson import job_label
+    from seqlab.training import ExperimentSpec
+    from seqlab.training.presets import get_preset
+
+    jobs = [SimpleNamespace(spec=spec, job_id=i + 1) for i, spec in enumerate(get_preset("energy-day-ahead").specs)]
+    assert [job_label(job, jobs) for job in jobs] == [
+        "Linear ARX (least squares) · known_future=True (job 1)",
+        "Linear ARX (least squares) · known_future=False (job 2)",
+        "GRU (job 3)",
+    ]
+    alone = [SimpleNamespace(spec=ExperimentSpec("energy", "lstm"), job_id=7)]
+    assert job_label(alone[0], alone) == "LSTM (job 7)"

@@ -133,6 +133,24 @@ print(json.dumps({{"seqlab": "seqlab" in sys.modules, "out": out.tolist()}}))
     np.testing.assert_allclose(result["out"], stored, atol=1e-4)
 
 
+def test_cli_predict_reads_history_then_the_known_rows_to_forecast(capsys, tmp_path, runs_dir, energy):
+    from tests.test_cli import run_cli
+
+    run = run_experiment(ExperimentSpec("energy", "arx", SMALL), store=RunStore(runs_dir))
+    o = int(energy.splits["test"].origin[0])
+    frame = energy.frame.iloc[o - 24 : o + 6].copy()
+    frame.iloc[-6:, 0] = np.nan  # tomorrow's demand: what we forecast
+    csv = tmp_path / "tomorrow.csv"
+    frame.to_csv(csv)
+    code, out, err = run_cli(capsys, "predict", run.run_id, "--input", str(csv), "--json")
+    assert code == 0, err
+    stored = np.load(run.path / "predictions.npz")["y_pred"][0]
+    np.testing.assert_allclose(json.loads(out.splitlines()[-1])["forecast"], stored, atol=1e-4)
+    frame.drop(columns="WorkDay").to_csv(csv)
+    code, _, err = run_cli(capsys, "predict", run.run_id, "--input", str(csv))
+    assert code == 2 and "lacks column(s) ['WorkDay']" in err
+
+
 def test_frame_window_takes_history_then_the_rows_to_forecast(energy):
     class Meta:
         features, lookback, horizon, known = ["Demand", "Temperature", "WorkDay"], 24, 6, ["Temperature", "WorkDay"]
