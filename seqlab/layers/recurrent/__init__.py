@@ -4,7 +4,7 @@ Every cell has `step(inputs, states, training=False) -> (output, new_states, int
 and a class attribute `internal_names`; the layers run that step inside `keras.layers.RNN`.
 """
 
-from seqlab.layers.recurrent.esn import ESN, ESNCell, ESNReadout, free_run, ridge_fit
+from seqlab.layers.recurrent.esn import ESN, ESNCell, ESNReadout, free_run, reservoir_states, ridge_fit
 from seqlab.layers.recurrent.gru import GRU, GRUCell
 from seqlab.layers.recurrent.lstm import LSTM, LSTMCell
 from seqlab.layers.recurrent.simple_rnn import SimpleRNN, SimpleRNNCell
@@ -20,5 +20,6 @@ __all__ = [
     "SimpleRNN",
     "SimpleRNNCell",
     "free_run",
+    "reservoir_states",
     "ridge_fit",
 ]

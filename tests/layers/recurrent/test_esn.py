@@ -173,3 +173,13 @@ def test_fit_and_free_run_errors():
 def test_a_reservoir_that_is_always_nilpotent_is_an_error():
     with pytest.raises(ValueError, match="spectral radius 0"):
         ESNCell(1, connectivity=1e-9, seed=0).build((None, 1))
+
+
+def test_reservoir_states_are_the_layers_own_states_in_one_compiled_loop():
+    from seqlab.layers.recurrent import reservoir_states
+
+    u = np.random.default_rng(0).normal(size=(2, 30, 3)).astype("float32")
+    esn = ESN(16, seed=3)
+    expected = keras.ops.convert_to_numpy(esn(u))  # (2, 30, 16)
+    np.testing.assert_allclose(reservoir_states(esn, u), expected, atol=1e-5)
+    np.testing.assert_allclose(reservoir_states(esn, u, return_sequences=False), expected[:, -1], atol=1e-5)
