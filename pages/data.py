@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from seqlab.app import cache, csv_upload, language_view  # noqa: F401  language_view, csv_upload register views
+from seqlab.app import cache, csv_upload, language_view, text_classes_view, text_csv_upload  # noqa: F401  they register views and uploads
 from seqlab.app.entry import require_entry
 from seqlab.app.format import steps_as_time
 from seqlab.app.results import sample_frame
-from seqlab.app.task_views import DATA_PREVIEWS, is_series
+from seqlab.app.task_views import DATA_PREVIEWS, is_series, view_of
 from seqlab.app.uploads import upload_for
 from seqlab.app.widgets import dataset_picker, main_data_options, option_grid
 from seqlab.data.windowing import split_points
@@ -72,8 +72,9 @@ else:
     else:
         c4.metric("Outputs per sequence", f"{data.horizon}", **plain)
 
-if data.task in DATA_PREVIEWS:
-    DATA_PREVIEWS.get(data.task)(info, data)
+preview = view_of(DATA_PREVIEWS, data.task, None, text=data.tokenizer is not None)
+if preview is not None:
+    preview(info, data)
 elif series:
     val_start, test_start = split_points(len(frame), data.options["val_fraction"], data.options["test_fraction"])
     splits = {"train": (0, val_start), "validation": (val_start, test_start), "test": (test_start, len(frame))}

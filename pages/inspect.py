@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from seqlab.app import cache, hmm_view, inspect_text_view, results, state  # noqa: F401  the views register
+from seqlab.app import cache, hmm_view, inspect_text_view, results, state, text_classes_view  # noqa: F401  the views register
 from seqlab.app import inspect_view as view
 from seqlab.app.entry import require_entry
 from seqlab.app.task_views import is_series

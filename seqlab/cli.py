@@ -22,7 +22,7 @@ import threading
 import time
 
 from seqlab.data import TASKS, list_datasets
-from seqlab.export import FORMATS, export_run, predict_frame
+from seqlab.export import FORMATS, export_run, predict_frame, predict_texts
 from seqlab.forecasting.exogenous import FUTURE_INPUTS
 from seqlab.forecasting.strategy_catalogue import STRATEGIES
 from seqlab.inputs import read_csv
@@ -79,9 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", required=True, choices=FORMATS)
     p.add_argument("--to", required=True, help="destination path outside the run store (must not exist)")
 
-    p = sub.add_parser("predict", parents=[common, store], help="forecast from the last rows of a CSV")
+    p = sub.add_parser(
+        "predict", parents=[common, store], help="forecast from the last rows of a CSV, or classify a text"
+    )
     p.add_argument("run_id")
-    p.add_argument("--input", required=True, help="CSV with the model's feature columns")
+    given = p.add_mutually_exclusive_group(required=True)
+    given.add_argument("--input", help="CSV with the model's feature columns (a forecast run)")
+    given.add_argument("--text", action="append", help="a text to classify or tag (a text run); repeat for more")
     p.add_argument(
         "--trust", action="store_true",
         help="load the run's SavedModel even though seqlab did not write it (a SavedModel is code)",
@@ -344,6 +348,14 @@ def cmd_export(args) -> int:
 
 def cmd_predict(args) -> int:
     run = open_store(args).read(args.run_id)
+    if args.text is not None:
+        quiet_tensorflow_import()
+        table = predict_texts(run, args.text, trust=args.trust)
+        if args.json:
+            print_json({"run_id": run.run_id, "predictions": table.to_dict(orient="records")})
+        else:
+            print(table.to_string(index=False))
+        return 0
     frame = read_csv(args.input)
     quiet_tensorflow_import()
     forecast = predict_frame(run, frame, trust=args.trust)

@@ -122,13 +122,8 @@ def _trust_problem(source: Run | str | Path) -> str | None:
     return f"it is not the savedmodel/ folder of a seqlab run (no {MANIFEST} beside it)"
 
 
-def load_serving(source: Run | str | Path, trust: bool = False):
-    """Load a run's (or a folder's) SavedModel and return ``f(windows) -> predictions`` on NumPy arrays.
-
-    Without ``trust``, only a SavedModel whose run manifest verifies (see
-    ``seqlab.manifest``) is loaded; otherwise ``UntrustedModelError``. A run's
-    SavedModel whose input or output shape does not fit the run is refused.
-    """
+def _load_trusted(source: Run | str | Path, trust: bool):
+    """``(the loaded SavedModel, its path)``, after the trust check of ``load_serving``."""
     path = source.savedmodel_path if isinstance(source, Run) else Path(source)
     problem = None if trust else _trust_problem(source)
     if problem:
@@ -141,7 +136,60 @@ def load_serving(source: Run | str | Path, trust: bool = False):
     import tensorflow as tf
 
     try:
-        served = tf.saved_model.load(str(path))
+        return tf.saved_model.load(str(path)), path
+    except (OSError, ValueError, tf.errors.OpError) as err:
+        raise ValueError(f"{path} is not a readable SavedModel ({type(err).__name__}).") from None
+
+
+def predict_texts(run: Run, texts: list[str], trust: bool = False) -> pd.DataFrame:
+    """Classes of raw ``texts`` from a text run's SavedModel (``serve_text``), checked like ``load_serving``.
+
+    A classifier gives one row per text: the text, the most probable class and
+    every class's probability. A tagger gives one row per token: the text's
+    number, the token and its most probable tag.
+    """
+    from seqlab.tasks.text_serving import TEXT_ENDPOINT
+
+    classes = run.meta.classes or []
+    if not classes or run.meta.input_dtype != "int32" or run.meta.task not in ("classify", "label"):
+        raise ValueError(
+            f"--text needs a classify or label run trained on text; run {run.run_id!r} is a {run.meta.task} run "
+            f"on {run.meta.dataset!r} (a forecast takes --input CSV)."
+        )
+    empty = [i + 1 for i, t in enumerate(texts) if not str(t).strip()]
+    if empty:
+        raise ValueError(f"Text number(s) {empty} are empty: give every text some words.")
+    served, path = _load_trusted(run, trust)
+    if not hasattr(served, TEXT_ENDPOINT):
+        raise ValueError(f"{path} has no {TEXT_ENDPOINT} endpoint: it was exported before text runs had one; "
+                         "train the run again.")
+    import tensorflow as tf
+
+    probabilities = served.serve_text(tf.constant(list(texts))).numpy()
+    if probabilities.ndim == 2:  # classify: (N, C)
+        table = pd.DataFrame(probabilities, columns=[f"p({c})" for c in classes])
+        table.insert(0, "class", [classes[i] for i in probabilities.argmax(axis=1)])
+        table.insert(0, "text", list(texts))
+        return table
+    tokenizer = run.load_tokenizer()
+    rows = []
+    for n, (text, p) in enumerate(zip(texts, probabilities)):
+        for t, token in enumerate(tokenizer.tokens(text)[: run.meta.lookback]):
+            rows.append({"text": n + 1, "token": token, "tag": classes[int(p[t].argmax())]})
+    return pd.DataFrame(rows)
+
+
+def load_serving(source: Run | str | Path, trust: bool = False):
+    """Load a run's (or a folder's) SavedModel and return ``f(windows) -> predictions`` on NumPy arrays.
+
+    Without ``trust``, only a SavedModel whose run manifest verifies (see
+    ``seqlab.manifest``) is loaded; otherwise ``UntrustedModelError``. A run's
+    SavedModel whose input or output shape does not fit the run is refused.
+    """
+    import tensorflow as tf
+
+    served, path = _load_trusted(source, trust)
+    try:
         signature = served.serve.concrete_functions[0]
         argument = signature.structured_input_signature[0][0]  # one TensorSpec, or a list for several inputs
         specs = list(argument) if isinstance(argument, (list, tuple)) else [argument]

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from seqlab import decoding
-from seqlab.tasks import get_task
 from seqlab.text import PAD_ID, UNK_ID, Tokenizer
 
 if TYPE_CHECKING:
@@ -164,7 +163,7 @@ def check_language_run(run: Run) -> None:
 def run_tokenizer(run: Run) -> Tokenizer:
     """The tokeniser saved with a language run (``tokenizer.json``)."""
     check_language_run(run)
-    return get_task(run.meta.task).load_assets(run.path)["tokenizer"]
+    return run.load_tokenizer()
 
 
 def prompt_ids(tokenizer: Tokenizer, prompt: str) -> list[int]:

@@ -193,6 +193,18 @@ def _check_per_step(where: str, scores) -> None:
         raise ValueError(f"metrics.json: {where} must map metric names to lists of numbers, got {shown(scores)}.")
 
 
+def _check_matrix(where: str, matrix) -> None:
+    if not isinstance(matrix, list) or not all(
+        isinstance(row, list) and len(row) == len(matrix) and all(_is_number(x) for x in row) for row in matrix
+    ):
+        raise ValueError(f"metrics.json: {where} must be a square list of lists of numbers, got {shown(matrix)}.")
+
+
+# The parts of metrics.json beside the overall scores, each {"model": ..., "baselines": {name: ...}}:
+# a forecast's scores per horizon step, a classifier's per class and its confusion matrix.
+NESTED_METRICS = {"per_step": _check_per_step, "per_class": _check_per_step, "confusion": _check_matrix}
+
+
 def _check_by_predictor(where: str, values, check) -> None:
     """``{"model": scores, "baselines": {name: scores}}``, each ``scores`` passing ``check``."""
     if not isinstance(values, dict) or set(values) != {"model", "baselines"}:
@@ -200,7 +212,7 @@ def _check_by_predictor(where: str, values, check) -> None:
             f"{where} must hold exactly the keys 'model' and 'baselines', got {shown(values)}: "
             "the file is damaged. Delete the run or train it again."
         )
-    prefix = "" if where == "metrics.json" else "per_step."
+    prefix = "" if where == "metrics.json" else where.removeprefix("metrics.json: ") + "."
     check(f"{prefix}model", values["model"])
     if not isinstance(values["baselines"], dict):
         raise ValueError(f"metrics.json: {prefix}baselines must be a JSON object, got {shown(values['baselines'])}.")
@@ -212,12 +224,16 @@ def check_metrics(values) -> dict:
     """``metrics.json``: ``{"model": {name: number}, "baselines": {baseline: {name: number}}}`` (null allowed).
 
     A forecast adds ``"per_step"``: the same shape with a list of numbers
-    (one per horizon step) for each metric; runs saved before it lack it.
+    (one per horizon step) for each metric; a classifier or a tagger adds
+    ``"per_class"`` (a list of numbers per class for each metric) and
+    ``"confusion"`` (a confusion matrix for each predictor). Runs saved
+    before them lack them.
     """
-    overall = {k: v for k, v in values.items() if k != "per_step"} if isinstance(values, dict) else values
+    overall = {k: v for k, v in values.items() if k not in NESTED_METRICS} if isinstance(values, dict) else values
     _check_by_predictor("metrics.json", overall, _check_scores)
-    if "per_step" in values:
-        _check_by_predictor("metrics.json: per_step", values["per_step"], _check_per_step)
+    for key, check in NESTED_METRICS.items():
+        if key in values:
+            _check_by_predictor(f"metrics.json: {key}", values[key], check)
     return values
 
 

@@ -98,6 +98,15 @@ class Run:
 
         return load_keras(self.keras_path, self.meta)
 
+    def load_tokenizer(self):
+        """The tokeniser a text run kept (``tokenizer.json``); ``ValueError`` for a run that reads numbers."""
+        from seqlab.tasks import get_task
+
+        found = get_task(self.meta.task).load_assets(self.path).get("tokenizer")
+        if found is None:
+            raise ValueError(f"Run {self.run_id!r} keeps no tokeniser: it reads numbers, not text.")
+        return found
+
 
 @contextmanager
 def _locked(folder: Path, blocking: bool = True):

@@ -10,7 +10,7 @@ import streamlit as st
 
 from seqlab.data import SequenceData, load_dataset
 from seqlab.export import load_serving
-from seqlab.generate import GeneratedText, generate_text, run_tokenizer
+from seqlab.generate import GeneratedText, generate_text
 from seqlab.text import Tokenizer
 from seqlab.inspect import GradientTrace, Trace, gradient_through_time, trace
 from seqlab.runs import Run, RunStore
@@ -122,11 +122,11 @@ def sample_text(run: Run, prompt: str, tokens: int, **decoding) -> GeneratedText
 @st.cache_resource(show_spinner=False, max_entries=16)
 def _tokenizer(path: str, created: str) -> Tokenizer:
     folder = Path(path)
-    return run_tokenizer(RunStore(folder.parent).read(folder.name))
+    return RunStore(folder.parent).read(folder.name).load_tokenizer()
 
 
 def tokenizer(run: Run) -> Tokenizer:
-    """The tokeniser saved with the language run (``tokenizer.json``), read once per run; raises ``ValueError``."""
+    """The tokeniser saved with a text run (``tokenizer.json``), read once per run; raises ``ValueError``."""
     return _tokenizer(str(run.path), run.meta.created)
 
 

@@ -44,13 +44,24 @@ FAMILIES: tuple[tuple[str, str], ...] = (
 # some architecture or dataset has the option, described with the titles of those that do.
 AS_OPTION: dict[str, tuple[str, str]] = {
     "Tokenisation": ("tokenizer", "the tokenizer option (char, word, bpe) of {titles}"),
-    "Embeddings": ("embedding_dim", "the learned embedding (C) of every language model on {titles}"),
+    "Embeddings": ("embedding_dim", "the learned embedding (C) of every text model on {titles}"),
     "Bidirectional RNN": ("bidirectional", "the bidirectional option of {titles}"),
     "Gradient problems": (
         "identity_init",
         "{titles} with identity_init (IRNN); clip_norm, clip_value; ‖∂L/∂h_t‖ on Inspect",
     ),
 }
+
+
+def _strategies() -> list[str]:
+    from seqlab.forecasting.strategy_catalogue import STRATEGIES
+
+    titles = [s.title for s in STRATEGIES.list()]
+    return [f"any forecast run on the Forecast page or with seqlab forecast: {', '.join(titles)}"] if titles else []
+
+
+# Families the notes teach as a way of using any model of a task: available when that mechanism exists.
+AS_FEATURE = {"Multi-step prediction": _strategies}
 
 
 def _as_option(family: str, owners) -> list[str]:
@@ -68,7 +79,12 @@ def families_table() -> pd.DataFrame:
     rows = []
     for family, teaches in FAMILIES:
         owners = [*archs, *list_datasets()]
-        titles = _as_option(family, owners) if family in AS_OPTION else by_family.get(family.casefold(), [])
+        if family in AS_FEATURE:
+            titles = AS_FEATURE[family]()
+        elif family in AS_OPTION:
+            titles = _as_option(family, owners)
+        else:
+            titles = by_family.get(family.casefold(), [])
         rows.append(
             {
                 "Family": family,

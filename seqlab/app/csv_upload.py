@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from seqlab.app.uploads import UPLOADS, Upload, stored_upload
+from seqlab.app.uploads import UPLOADS, Upload, stored_csv
 from seqlab.data.missing_values import NAN_POLICIES
 from seqlab.data.user_series import COLUMN_DEFAULTS, read_series_csv, store_user_csv
 from seqlab.data.pinned_file import FILE_DEFAULTS
@@ -32,17 +32,13 @@ def _columns(path: str, sha256: str, file_name: str) -> pd.DataFrame:
 
 def csv_upload(key: str, data_options: dict) -> dict | None:
     """The upload and the column choices: the ``csv`` dataset's file and column options."""
-    stored = stored_upload(
-        "Your series (.csv)", ["csv"], key, lambda upload: store_user_csv(upload, upload.name),
-        "Comma-separated, one header line, one row per time step; UTF-8 (Excel: 'CSV UTF-8').",
+    given = stored_csv(
+        "Your series (.csv)", key, lambda upload: store_user_csv(upload, upload.name),
+        "Comma-separated, one header line, one row per time step; UTF-8 (Excel: 'CSV UTF-8').", _columns,
     )  # fmt: skip
-    if stored is None:
+    if given is None:
         return None
-    try:
-        found = _columns(**stored)
-    except ValueError as err:
-        st.error(str(err))
-        return None
+    stored, found = given
     columns = list(found.column)
     numeric = list(found.column[found.numeric])
     # The first column that is not a number is most likely the date; a numbers-only file has none.

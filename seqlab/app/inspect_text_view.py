@@ -33,14 +33,21 @@ def token_labels(tokenizer: Tokenizer, ids) -> list[str]:
     return [shown_token(vocab[int(i)]) for i in ids]
 
 
+def readable_tokenizer(run: Run) -> Tokenizer | None:
+    """The run's tokeniser, or ``None`` after saying why it cannot be read."""
+    try:
+        return cache.tokenizer(run)
+    except ValueError as err:
+        st.error(f"Cannot read this run's tokeniser: {err}")
+        return None
+
+
 @view_for(INSPECT_INPUTS, "language")
 def text_input(run: Run, data: SequenceData, i: int, key: str) -> InspectInput | None:
     """A text box holding held-out window ``i``; the user's own text is encoded with the run's tokeniser."""
     test = data.splits["test"]
-    try:
-        tokenizer = cache.tokenizer(run)
-    except ValueError as err:
-        st.error(f"Cannot read this run's tokeniser: {err}")
+    tokenizer = readable_tokenizer(run)
+    if tokenizer is None:
         return None
     window = np.asarray(test.x[i], dtype="int32")  # (T,) ids of the held-out text
     held_out = tokenizer.decode(window)

@@ -189,7 +189,8 @@ def numeric_window(run: Run, data: SequenceData, i: int, key: str) -> InspectInp
 
 def read_input(run: Run, data: SequenceData, i: int, key: str) -> InspectInput | None:
     """The run's task's way of reading Inspect's input (``INSPECT_INPUTS``), numeric by default."""
-    return view_of(INSPECT_INPUTS, results.task_of(run), numeric_window)(run, data, i, key)
+    reader = view_of(INSPECT_INPUTS, results.task_of(run), numeric_window, text=results.reads_text(run))
+    return reader(run, data, i, key)
 
 
 def edit_window(window: np.ndarray, columns: list[str], index: pd.Index, key: str) -> np.ndarray:
@@ -260,7 +261,8 @@ def equations_panel(layer: LayerResult, source: str = "the cell's docstring") ->
 
 def sample_outcome(run: Run, data: SequenceData, outputs, y_true: np.ndarray) -> None:
     """The model's answer for this input against the truth, as the run's task reads it (``OUTCOMES``)."""
-    view_of(OUTCOMES, results.task_of(run), lambda *args: None)(run, data, outputs, y_true)
+    view = view_of(OUTCOMES, results.task_of(run), lambda *args: None, text=results.reads_text(run))
+    view(run, data, outputs, y_true)
 
 
 @view_for(OUTCOMES, "forecast")
@@ -275,8 +277,9 @@ def _forecast_outcome(run: Run, data: SequenceData, outputs, y_true: np.ndarray)
 def _class_outcome(run: Run, data: SequenceData, outputs, y_true: np.ndarray) -> None:
     if data.classes:
         predicted = int(np.asarray(outputs).argmax(axis=-1))
-        st.metric("Predicted class", data.classes[predicted], f"true: {data.classes[int(y_true)]}",
-                  delta_color="off", delta_arrow="off", border=True)
+        truth = f"true: {data.classes[int(y_true)]}" if y_true is not None else None  # own input: no truth
+        st.metric("Predicted class", data.classes[predicted], truth, delta_color="off", delta_arrow="off",
+                  border=True)
 
 
 @view_for(OUTCOMES, "label")

@@ -77,6 +77,11 @@ def task_of(run: Run) -> str:
     return run.meta.task
 
 
+def reads_text(run: Run) -> bool:
+    """The run's model reads token ids (a text run), not numbers."""
+    return run.meta.input_dtype == "int32"
+
+
 def classes_of(run: Run, data: SequenceData | None = None) -> tuple[str, ...]:
     return tuple(run.meta.classes or (data.classes if data is not None else ()))
 
@@ -212,7 +217,7 @@ def predictions_view(run: Run, key: str) -> None:
     if loaded is None:
         return
     preds, data = loaded
-    view_of(PREDICTIONS, task_of(run), _no_figure)(run, preds, data, key)
+    view_of(PREDICTIONS, task_of(run), _no_figure, text=reads_text(run))(run, preds, data, key)
 
 
 def _no_figure(run: Run, preds: dict, data: SequenceData, key: str) -> None:
@@ -364,7 +369,7 @@ def serve_view(run: Run, key: str) -> None:
         stored = None  # the run kept only its choices (a language run's next tokens): nothing to compare
     gap = float(np.abs(np.asarray(served) - np.asarray(stored)).max()) if stored is not None else None
 
-    cards = view_of(SERVING, task, _served_as_is)(run, data, i, served, stored, key)
+    cards = view_of(SERVING, task, _served_as_is, text=reads_text(run))(run, data, i, served, stored, key)
     if gap is not None:
         gap_unit = unit if in_target_unit(task) else ""
         cards.append(("Largest gap to the training-time prediction", with_unit(gap, gap_unit, 2)))

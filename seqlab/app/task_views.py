@@ -17,6 +17,9 @@ Registries and the signature of their views:
     INSPECT_INPUTS (run, data, i, key) -> InspectInput | None: how Inspect reads
                  its input (a numeric window editor, a text box) from test item
                  ``i``; ``None`` when there is nothing to trace (it said why).
+
+A task that reads numbers or text (classify, label) may register a view for
+its text data as ``"<task>.text"`` (``view_of(..., text=True)`` picks it).
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ DATA_PREVIEWS: Registry[Callable] = Registry("data preview")
 INSPECT_INPUTS: Registry[Callable] = Registry("inspect input reader")
 
 
+TEXT = ".text"  # the suffix of a view for a task's text data (see ``view_of``)
+
+
 def view_for(registry: Registry[Callable], *tasks: str) -> Callable[[Callable], Callable]:
     """Decorator: register the function as ``registry``'s view for each of ``tasks``."""
 
@@ -46,9 +52,16 @@ def view_for(registry: Registry[Callable], *tasks: str) -> Callable[[Callable], 
     return register
 
 
-def view_of(registry: Registry[Callable], task: str, fallback: Callable) -> Callable:
-    """The view registered for ``task``, else ``fallback``."""
-    return registry.get(task) if task in registry else fallback
+def view_of(registry: Registry[Callable], task: str, fallback: Callable | None, text: bool = False) -> Callable | None:
+    """The view registered for ``task``, else ``fallback``.
+
+    ``text``: the data is text (token ids) in a task that also takes numbers
+    (classify, label): a view registered as ``"<task>.text"`` comes first.
+    """
+    for key in ([f"{task}{TEXT}"] if text else []) + [task]:
+        if key in registry:
+            return registry.get(key)
+    return fallback
 
 
 def is_series(task: str) -> bool:

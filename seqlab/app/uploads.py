@@ -64,6 +64,21 @@ def stored_upload(label: str, kinds: list[str], key: str, store: Callable, help_
         return None
 
 
+def stored_csv(label: str, key: str, store: Callable, help_text: str, describe: Callable):
+    """A ``.csv`` upload kept like ``stored_upload``, and ``describe(**options)`` of its columns.
+
+    ``(options, description)``, or ``None`` after saying what is wrong with the file.
+    """
+    stored = stored_upload(label, ["csv"], key, store, help_text)
+    if stored is None:
+        return None
+    try:
+        return stored, describe(**stored)
+    except ValueError as err:
+        st.error(str(err))
+        return None
+
+
 def text_upload(key: str, data_options: dict) -> dict | None:
     """A ``.txt`` upload checked by ``store_user_text`` (too large, not text, shorter than the context)."""
     return stored_upload(

@@ -9,14 +9,18 @@ folder under its hash, so a background job and a later reload find it.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import re
 from pathlib import Path
 
+import pandas as pd
+
 from seqlab.data.corpora.cache import cache_dir
-from seqlab.inputs import read_bytes
+from seqlab.inputs import Source, read_bytes, read_csv
 
 FILE_DEFAULTS = {"path": "", "sha256": "", "file_name": ""}
+CSV = "CSV file"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -52,3 +56,26 @@ def check_pin(path: str, sha256: str, label: str, what: str = "file") -> None:
             f"{what[:1].upper()}{what[1:]} {label!r} changed since this spec was made (SHA-256 {found[:12]}… "
             f"is not {sha256[:12]}…): give the original file, or clear sha256 to train on the new one."
         )
+
+
+def read_pinned_csv(path: str, sha256: str, file_name: str, dataset: str) -> pd.DataFrame:
+    """The CSV file of dataset ``dataset`` as read (every column, unchanged), after its pin is checked."""
+    if not path:
+        raise ValueError(
+            f"The {dataset} dataset needs a file: upload a .csv on the Data or Train page, or give "
+            f"--dataset {dataset}:PATH on the command line."
+        )
+    label = file_name or os.path.basename(path)
+    check_pin(path, sha256, label, CSV)
+    named = io.BytesIO(read_bytes(path, what=CSV))
+    named.name = label  # messages name the file as the user knows it, never the cache path
+    return read_csv(named)
+
+
+def store_csv(source: Source, name: str) -> dict:
+    """A CSV upload checked by ``read_csv``, kept in the cache folder under its hash: its data options."""
+    data = read_bytes(source, what=CSV, raw=True)
+    named = io.BytesIO(data)
+    named.name = os.path.basename(name) or "table.csv"
+    read_csv(named)  # the checks (limits, encoding, ragged rows) before keeping it
+    return store_upload(data, named.name, ".csv")

@@ -12,22 +12,19 @@ windowed like every built-in forecasting dataset.
 
 from __future__ import annotations
 
-import io
 import math
-import os
 
 import pandas as pd
 
 from seqlab.checks import Range
 from seqlab.data.missing_values import NAN_POLICIES, apply_nan_policy, numeric_columns
-from seqlab.data.pinned_file import FILE_DEFAULTS, check_pin, store_upload
+from seqlab.data.pinned_file import FILE_DEFAULTS, read_pinned_csv, store_csv
 from seqlab.data.registry import DatasetInfo, register
 from seqlab.data.sequence_data import SequenceData
 from seqlab.data.time_axis import ROW, check_unique, inferred_seasons, parse_time, sampling, sampling_notes
 from seqlab.data.windowing import split_points, window_forecast_frame
-from seqlab.inputs import Source, read_bytes, read_csv
+from seqlab.inputs import Source
 
-WHAT = "CSV file"
 COLUMN_DEFAULTS = {"time": "", "target": "", "exogenous": "", "known": "", "nan_policy": "interpolate"}
 SERIES_DEFAULTS = {
     "lookback": 24,
@@ -45,25 +42,12 @@ LICENCE = "yours: the file is read on this machine and never leaves it"
 
 def read_series_csv(path: str, sha256: str = "", file_name: str = "") -> pd.DataFrame:
     """The file as read (every column, unchanged), after its pin is checked."""
-    if not path:
-        raise ValueError(
-            "The csv dataset needs a file: upload a .csv on the Data or Train page, or give "
-            "--dataset csv:PATH on the command line."
-        )
-    label = file_name or os.path.basename(path)
-    check_pin(path, sha256, label, WHAT)
-    named = io.BytesIO(read_bytes(path, what=WHAT))
-    named.name = label  # messages name the file as the user knows it, never the cache path
-    return read_csv(named)
+    return read_pinned_csv(path, sha256, file_name, "csv")
 
 
 def store_user_csv(source: Source, name: str) -> dict:
     """An upload checked by ``read_csv``, kept in the cache folder under its hash: its data options."""
-    data = read_bytes(source, what=WHAT, raw=True)
-    named = io.BytesIO(data)
-    named.name = os.path.basename(name) or "series.csv"
-    read_csv(named)  # the checks (limits, encoding, ragged rows) before keeping it
-    return store_upload(data, named.name, ".csv")
+    return store_csv(source, name)
 
 
 def column_list(text: str, option: str) -> tuple[str, ...]:

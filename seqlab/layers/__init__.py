@@ -12,7 +12,10 @@ from seqlab.layers.recurrent import *  # noqa: F403  the recurrent family's publ
 from seqlab.layers.narx import *  # noqa: F403  the notes' NARX / TDNN
 from seqlab.layers.arx import ARX  # the linear autoregression with exogenous inputs, fitted in closed form
 from seqlab.layers.hinges import Hinges  # features of the inputs known over a forecast's horizon
+from seqlab.layers.convolution import ParallelConv1D  # the notes' convolutional layer, several widths
+from seqlab.layers.pooling import MaskedGlobalAveragePooling1D, MaskedGlobalMaxPooling1D  # over the real steps
 
 __all__ = [
     *recurrent.__all__, *embedding.__all__, *language.__all__, *markov.__all__, *narx.__all__, "ARX", "Hinges",
+    "ParallelConv1D", "MaskedGlobalAveragePooling1D", "MaskedGlobalMaxPooling1D",
 ]

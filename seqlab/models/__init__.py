@@ -8,8 +8,10 @@ from seqlab.models.registry import (
     resolve_model_options,
 )
 
-# Importing the modules registers their architectures (without importing Keras).
-from seqlab.models import recurrent, mlp, narx, esn, arx, markov, hmm, neural_lm  # noqa: E402,F401  isort: skip  (lecture order)
+# Importing the modules registers their architectures (without importing Keras), in lecture order.
+from seqlab.models import (  # noqa: E402,F401  isort: skip
+    recurrent, cnn, mean_embedding, mlp, narx, esn, arx, markov, hmm, neural_lm,
+)
 
 
 __all__ = [

@@ -1,21 +1,33 @@
-r"""Classify: a sequence -> one class (many-to-one), e.g. a digit read row by row.
+r"""Classify: a sequence -> one class (many-to-one), e.g. a digit read row by row, or a sentence's sentiment.
+
+A sequence of numbers is scaled inside the model; a text is token ids,
+embedded inside the model with its padding masked (``seqlab.tasks.text_inputs``).
 
 Head: ``Dense(C, softmax)`` on the body's last state; sparse categorical
-cross-entropy. Judged by accuracy and cross-entropy (nats) against the
-majority class, whose probabilities are the training class frequencies:
+cross-entropy. Judged by accuracy, cross-entropy (nats) and macro F1
+(``seqlab.tasks.class_scores``) against the majority class, whose
+probabilities are the training class frequencies:
 
 $$ \mathrm{CE} = -\frac{1}{N} \sum_n \log p_n(y_n) $$
+
+``metrics.json`` adds, for the model and every baseline, ``per_class``
+(precision, recall, F1 and support, one number per class) and ``confusion``
+(the confusion matrix, rows = true classes).
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from seqlab.data.sequence_data import SequenceData, Split
-from seqlab.tasks.metrics import ACCURACY, CROSS_ENTROPY
+from seqlab.tasks.class_scores import accuracy, confusion_matrix, macro_f1, per_class_scores
+from seqlab.tasks.metrics import ACCURACY, CROSS_ENTROPY, MACRO_F1
 from seqlab.tasks.task import Evaluation, Task, against_baselines, register_task
+from seqlab.tasks.text_inputs import load_sequence_assets, save_sequence_assets, sequence_inputs, sequence_preprocessor
+from seqlab.tasks.text_serving import export_sequence
 
 if TYPE_CHECKING:
     import keras
@@ -30,17 +42,40 @@ def class_head(data: SequenceData, features: keras.KerasTensor) -> keras.KerasTe
     return keras.layers.Dense(len(data.classes), activation="softmax", name="classes")(features)
 
 
-def class_metrics(y_true: np.ndarray, probabilities: np.ndarray) -> dict[str, float]:
-    """Accuracy and mean cross-entropy of probabilities ``(..., C)`` for class ids ``(...)``."""
+def _real(y_true: np.ndarray, probabilities: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Class ids ``(N,)`` and probabilities ``(N, C)`` of the real steps (``mask`` True; all without one)."""
     if probabilities.shape[:-1] != np.shape(y_true):
         raise ValueError(f"y_true has shape {np.shape(y_true)} but the probabilities {probabilities.shape}.")
-    p = np.asarray(probabilities, dtype="float64").reshape(-1, probabilities.shape[-1])  # (N, C)
-    y = np.asarray(y_true).reshape(-1).astype(int)  # (N,)
+    real = np.ones(np.shape(y_true), dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    return np.asarray(y_true)[real].astype(int), np.asarray(probabilities, dtype="float64")[real]
+
+
+def class_metrics(y_true: np.ndarray, probabilities: np.ndarray, mask: np.ndarray | None = None) -> dict[str, float]:
+    """Accuracy, mean cross-entropy and macro F1 of probabilities ``(..., C)`` for class ids ``(...)``.
+
+    Only the steps where ``mask`` (shaped like ``y_true``) is True count: a
+    tagged sentence's padding does not.
+    """
+    y, p = _real(y_true, probabilities, mask)  # (N,), (N, C)
     p_true = np.clip(p[np.arange(len(y)), y], EPSILON, 1.0)
+    confusion = class_confusion(y_true, probabilities, mask)
     return {
-        "accuracy": float(np.mean(p.argmax(axis=1) == y)),
+        "accuracy": accuracy(confusion),
         "cross_entropy": float(-np.mean(np.log(p_true))),
+        "macro_f1": macro_f1(confusion),
     }
+
+
+def class_confusion(y_true: np.ndarray, probabilities: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    """The confusion matrix ``(C, C)`` of the most probable classes over the real steps (rows = true classes)."""
+    y, p = _real(y_true, probabilities, mask)
+    return confusion_matrix(y, p.argmax(axis=1), probabilities.shape[-1])
+
+
+def class_table(y_true: np.ndarray, probabilities: np.ndarray, mask: np.ndarray | None = None) -> dict[str, list]:
+    """Precision, recall, F1 and support of every class (lists of C numbers), over the real steps."""
+    scores = per_class_scores(class_confusion(y_true, probabilities, mask))
+    return {name: values.tolist() for name, values in scores.items()}
 
 
 def class_frequencies(y: np.ndarray, classes: int) -> np.ndarray:
@@ -49,9 +84,12 @@ def class_frequencies(y: np.ndarray, classes: int) -> np.ndarray:
     return one_hot.reshape(-1, classes).mean(axis=0)
 
 
-def class_evaluation(test: Split, probabilities: np.ndarray, baselines: dict[str, np.ndarray]) -> Evaluation:
+def class_evaluation(
+    test: Split, probabilities: np.ndarray, baselines: dict[str, np.ndarray], mask: np.ndarray | None = None
+) -> Evaluation:
     """Class probabilities of the model and of each baseline (same shape) judged on the test split.
 
+    ``mask`` (shaped like ``test.y``) leaves the padding out of every score.
     The predictions keep the model's ``probabilities``; ``y_pred`` and every
     ``baseline_<name>`` are the most probable classes.
     """
@@ -62,7 +100,12 @@ def class_evaluation(test: Split, probabilities: np.ndarray, baselines: dict[str
         "origin": test.origin,
         **{f"baseline_{name}": p.argmax(axis=-1) for name, p in baselines.items()},
     }
-    return Evaluation(against_baselines(class_metrics, test.y, probabilities, baselines), predictions)
+    metrics = against_baselines(partial(class_metrics, mask=mask), test.y, probabilities, baselines)
+    metrics["per_class"] = against_baselines(partial(class_table, mask=mask), test.y, probabilities, baselines)
+    metrics["confusion"] = against_baselines(
+        lambda y, p: class_confusion(y, p, mask).tolist(), test.y, probabilities, baselines
+    )
+    return Evaluation(metrics, predictions)
 
 
 def evaluate_classification(data: SequenceData, probabilities: np.ndarray) -> Evaluation:
@@ -79,8 +122,13 @@ CLASSIFY = register_task(
         metrics=("accuracy",),
         head=class_head,
         evaluate=evaluate_classification,
-        test_metrics=(ACCURACY, CROSS_ENTROPY),
+        test_metrics=(ACCURACY, MACRO_F1, CROSS_ENTROPY),
         outputs=lambda meta: (len(meta.classes or ()),),
         baselines="The majority baseline always predicts the most frequent training class.",
+        inputs=sequence_inputs,
+        preprocessor=sequence_preprocessor,
+        save_assets=save_sequence_assets,
+        load_assets=load_sequence_assets,
+        export=export_sequence,
     )
 )

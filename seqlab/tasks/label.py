@@ -1,7 +1,10 @@
-"""Label: one class at every step (many-to-many aligned), e.g. the copy task.
+"""Label: one class at every step (many-to-many aligned), e.g. the copy task, or a tag per token of a text.
+
+Numbers or text in, as for classify (``seqlab.tasks.text_inputs``).
 
 Head: ``Dense(C, softmax)`` on every step of the body's output sequence.
-Judged per step by accuracy and cross-entropy against two memoryless
+Judged per step (token accuracy, macro F1 over the tags, cross-entropy; a
+text's padding left out, per-tag F1 under ``per_class``) against two memoryless
 baselines: the majority class everywhere (training class frequencies), and
 the class frequencies of each position t, which knows where the answers go
 but not what they are (for the copy task: blanks, then a guess).
@@ -13,8 +16,10 @@ import numpy as np
 
 from seqlab.data.sequence_data import SequenceData
 from seqlab.tasks.classify import class_evaluation, class_frequencies, class_head
-from seqlab.tasks.metrics import ACCURACY, CROSS_ENTROPY
+from seqlab.tasks.metrics import ACCURACY, CROSS_ENTROPY, MACRO_F1
 from seqlab.tasks.task import Evaluation, Task, register_task
+from seqlab.tasks.text_inputs import load_sequence_assets, save_sequence_assets, sequence_inputs, sequence_preprocessor
+from seqlab.tasks.text_serving import export_sequence
 
 
 def evaluate_labelling(data: SequenceData, probabilities: np.ndarray) -> Evaluation:
@@ -22,7 +27,8 @@ def evaluate_labelling(data: SequenceData, probabilities: np.ndarray) -> Evaluat
     majority = np.broadcast_to(class_frequencies(train.y, classes), probabilities.shape)  # (N, T, C)
     by_position = np.stack([class_frequencies(train.y[:, t], classes) for t in range(train.y.shape[1])])  # (T, C)
     memoryless = np.broadcast_to(by_position, probabilities.shape)  # (N, T, C)
-    return class_evaluation(data.splits["test"], probabilities, {"majority": majority, "memoryless": memoryless})
+    test = data.splits["test"]
+    return class_evaluation(test, probabilities, {"majority": majority, "memoryless": memoryless}, mask=test.mask)
 
 
 LABEL = register_task(
@@ -33,8 +39,13 @@ LABEL = register_task(
         metrics=("accuracy",),
         head=class_head,
         evaluate=evaluate_labelling,
-        test_metrics=(ACCURACY, CROSS_ENTROPY),
+        test_metrics=(ACCURACY, MACRO_F1, CROSS_ENTROPY),
         outputs=lambda meta: (meta.horizon, len(meta.classes or ())),
         baselines="Majority predicts the most frequent class everywhere; memoryless the most frequent at each step.",
+        inputs=sequence_inputs,
+        preprocessor=sequence_preprocessor,
+        save_assets=save_sequence_assets,
+        load_assets=load_sequence_assets,
+        export=export_sequence,
     )
 )

@@ -28,9 +28,7 @@ Like the model, a chain reads only the window's ids before each position.
 
 from __future__ import annotations
 
-import json
 import math
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -40,44 +38,18 @@ from seqlab.tasks.classify import EPSILON
 from seqlab.tasks.language_serving import export_with_text
 from seqlab.tasks.loss_scale import token_scale
 from seqlab.tasks.metrics import ACCURACY, BITS_PER_CHARACTER, CROSS_ENTROPY, PERPLEXITY
-from seqlab.tasks.numeric import InputSpec
 from seqlab.tasks.task import Evaluation, Task, register_task
-from seqlab.text import Tokenizer
+from seqlab.tasks.text_inputs import embed_tokens, load_tokenizer, save_tokenizer, token_inputs, tokenizer_of
 
 if TYPE_CHECKING:
     import keras
 
-TOKENIZER_FILE = "tokenizer.json"
 MARKOV_ORDERS = (1, 2, 3, 4, 5)
 # Add-alpha of the Markov baselines and the markov architecture's default: measured on pydoc (char, order 4),
 # alpha 1 gives 2.91 bits per character, 0.1 gives 2.18, 0.01 gives 2.07 (smoothing mass spread over V).
 MARKOV_ALPHA = 0.01
 MARKOV_BATCH = 64  # windows scored at once: (64, T, V) log-probabilities
-EMBEDDING_LAYER = "embedding"
 HEAD_LAYER = "next_token"
-
-
-def tokenizer_of(data: SequenceData) -> Tokenizer:
-    if data.tokenizer is None:
-        raise ValueError(
-            f"Dataset {data.name!r} has no tokeniser, but a language task reads token ids: its loader must fit "
-            "one on the training text (seqlab.text)."
-        )
-    return data.tokenizer
-
-
-def token_inputs(data: SequenceData) -> tuple[InputSpec, ...]:
-    """One window of ``T`` token ids."""
-    return (InputSpec("tokens", (data.lookback,), "int32"),)
-
-
-def embed_tokens(data: SequenceData) -> keras.layers.Layer:
-    """The learned embedding ``V x d``, ``d`` = the dataset's ``embedding_dim``."""
-    import keras
-
-    return keras.layers.Embedding(
-        tokenizer_of(data).vocab_size, int(data.options["embedding_dim"]), name=EMBEDDING_LAYER
-    )
 
 
 def next_token_head(data: SequenceData, features: keras.KerasTensor) -> keras.KerasTensor:
@@ -160,23 +132,6 @@ def evaluate_language(data: SequenceData, probabilities: np.ndarray) -> Evaluati
         f"baseline_{markov}": markov_choices,
     }
     return Evaluation(metrics, predictions)
-
-
-def save_tokenizer(folder: Path, data: SequenceData) -> list[str]:
-    """Write the tokeniser as plain JSON (``Tokenizer.to_dict``)."""
-    (Path(folder) / TOKENIZER_FILE).write_text(json.dumps(tokenizer_of(data).to_dict(), indent=1, ensure_ascii=False))
-    return [TOKENIZER_FILE]
-
-
-def load_tokenizer(folder: Path) -> dict:
-    """``{"tokenizer": Tokenizer}`` from ``tokenizer.json``."""
-    path = Path(folder) / TOKENIZER_FILE
-    if not path.is_file():
-        raise ValueError(f"{path} is missing: a language run keeps its tokeniser there; train the run again.")
-    try:
-        return {"tokenizer": Tokenizer.from_dict(json.loads(path.read_text(encoding="utf-8")))}
-    except (ValueError, UnicodeDecodeError) as err:
-        raise ValueError(f"{path} is damaged ({err}): delete the run or train it again.") from None
 
 
 LANGUAGE = register_task(

@@ -40,7 +40,7 @@ def export_with_text(model: keras.Model, data: SequenceData, path: Path) -> None
     import tensorflow as tf
     from keras.src.export.saved_model import get_input_signature  # what model.export uses for ``serve``
 
-    from seqlab.tasks.language import tokenizer_of
+    from seqlab.tasks.text_inputs import tokenizer_of
     from seqlab.text import PAD_ID
     from seqlab.text.layers import tokenizer_layer
 

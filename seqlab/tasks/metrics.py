@@ -2,7 +2,7 @@
 
 ``metrics.json`` stores plain fractions and errors in the target's units (an
 accuracy of 0.93, an MAE of 0.21 GW). The dashboard and the CLI both show them
-through these definitions, so both print the same figures: accuracy in %,
+through these definitions, so both print the same figures: accuracy and macro F1 in %,
 errors in the target's unit, MSE in its square, cross-entropy in nats,
 perplexity as a number of tokens, a language model's bits per character in bits. A task
 declares its metrics (``Task.test_metrics``), the first being the one it is
@@ -67,6 +67,7 @@ def squared_unit(unit: str | None) -> str:
 
 ACCURACY = Metric("accuracy", "accuracy", "%", higher_is_better=True, factor=100.0)
 CROSS_ENTROPY = Metric("cross_entropy", "cross-entropy", "nats")
+MACRO_F1 = Metric("macro_f1", "macro F1", "%", higher_is_better=True, factor=100.0)  # seqlab.tasks.class_scores
 MAE = Metric("mae", "MAE", TARGET_UNIT)
 RMSE = Metric("rmse", "RMSE", TARGET_UNIT)
 MSE = Metric("mse", "MSE", TARGET_UNIT_SQUARED)
@@ -79,7 +80,7 @@ BITS_PER_CHARACTER = Metric("bits_per_character", "bits per character", "bits")
 # Every known metric, in the order shown when no task says otherwise.
 METRICS: dict[str, Metric] = {
     m.key: m
-    for m in (ACCURACY, CROSS_ENTROPY, PERPLEXITY, BITS_PER_CHARACTER, MAE, RMSE, MAPE, SMAPE, MASE, MSE)
+    for m in (ACCURACY, MACRO_F1, CROSS_ENTROPY, PERPLEXITY, BITS_PER_CHARACTER, MAE, RMSE, MAPE, SMAPE, MASE, MSE)
 }
 
 

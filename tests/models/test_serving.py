@@ -1,14 +1,11 @@
 """Every new architecture's SavedModel serves in a fresh process that never imports seqlab."""
 
-import json
-import subprocess
-import sys
-
 import numpy as np
 
 from seqlab.models import build_model
 from seqlab.models.esn import fit_readout
 from seqlab.training import ExperimentSpec
+from tests.fresh_process import without_seqlab
 
 CASES = {  # name -> (model, task, options)
     "simple_rnn": ("simple_rnn", "regress", {"units": 3, "activation": "relu", "identity_init": True}),
@@ -30,19 +27,15 @@ def test_savedmodels_serve_without_seqlab(tiny, tmp_path):
         np.save(tmp_path / f"{name}.npy", x)
         model.export(str(tmp_path / name), verbose=False)
         expected[name] = model.predict(x, verbose=0)
-    script = f"""
-import json, sys
+    result = without_seqlab(f"""
+import json
 import numpy as np, tensorflow as tf
 out = {{}}
 for name in {list(CASES)!r}:
     served = tf.saved_model.load({str(tmp_path)!r} + "/" + name)
     out[name] = served.serve(tf.constant(np.load({str(tmp_path)!r} + "/" + name + ".npy"))).numpy().tolist()
-print(json.dumps({{"seqlab": "seqlab" in sys.modules, "out": out}}))
-"""
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path,
-                          timeout=120, env={"PATH": "/usr/bin:/bin", "TF_CPP_MIN_LOG_LEVEL": "3"})
-    assert done.returncode == 0, done.stderr[-2000:]
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+print(json.dumps({{"out": out}}))
+""", tmp_path)
     assert result["seqlab"] is False
     for name, y in expected.items():
         np.testing.assert_allclose(result["out"][name], y, atol=1e-5, err_msg=name)

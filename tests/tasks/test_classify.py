@@ -27,5 +27,9 @@ def test_evaluation_against_the_majority_class():
     majority = evaluation.metrics["baselines"]["majority"]
     assert majority["accuracy"] == 0.5
     assert majority["cross_entropy"] == pytest.approx(-(np.log(4 / 6) + np.log(1 / 6)) / 2)
+    # Majority says 1 for both: F1 2/3 on class 1 (P 1/2, R 1), 0 on class 2 (never predicted); class 0 absent.
+    assert majority["macro_f1"] == pytest.approx(1 / 3) and evaluation.metrics["model"]["macro_f1"] == 1.0
+    assert evaluation.metrics["confusion"]["baselines"]["majority"] == [[0, 0, 0], [0, 1, 0], [0, 1, 0]]
+    assert evaluation.metrics["per_class"]["baselines"]["majority"]["f1"] == pytest.approx([0, 2 / 3, 0])
     np.testing.assert_array_equal(evaluation.predictions["y_pred"], [1, 2])
     np.testing.assert_array_equal(evaluation.predictions["baseline_majority"], [1, 1])

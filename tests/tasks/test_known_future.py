@@ -1,8 +1,6 @@
 """Known future inputs: windows, the two-input model every forecaster gets, the closed-form fits, serving."""
 
 import json
-import subprocess
-import sys
 
 import keras
 import numpy as np
@@ -17,6 +15,7 @@ from seqlab.models.esn import fit_readout
 from seqlab.runs import RunStore
 from seqlab.tasks.forecast import KNOWN_FEATURES, frame_window
 from seqlab.training import ExperimentSpec, run_experiment
+from tests.fresh_process import without_seqlab
 
 SMALL = {"lookback": 24, "horizon": 6, "stride": 47, "known_future": True}
 
@@ -116,18 +115,13 @@ def test_a_run_records_known_inputs_and_its_savedmodel_serves_without_seqlab(tmp
     window, future = data.splits["test"].inputs_of(slice(0, 2))
     np.save(tmp_path / "window.npy", window)
     np.save(tmp_path / "future.npy", future)
-    script = f"""
-import json, sys
+    result = without_seqlab(f"""
+import json
 import numpy as np, tensorflow as tf
 served = tf.saved_model.load({str(run.savedmodel_path)!r})
 window, future = np.load("window.npy"), np.load("future.npy")
-out = served.serve([tf.constant(window), tf.constant(future)]).numpy()
-print(json.dumps({{"seqlab": "seqlab" in sys.modules, "out": out.tolist()}}))
-"""
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path,
-                          timeout=120, env={"PATH": "/usr/bin:/bin", "TF_CPP_MIN_LOG_LEVEL": "3"})
-    assert done.returncode == 0, done.stderr[-2000:]
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+print(json.dumps({{"out": served.serve([tf.constant(window), tf.constant(future)]).numpy().tolist()}}))
+""", tmp_path)
     assert result["seqlab"] is False
     stored = np.load(run.path / "predictions.npz")["y_pred"][:2]
     np.testing.assert_allclose(result["out"], stored, atol=1e-4)

@@ -2,6 +2,9 @@ import numpy as np
 import pytest
 
 from seqlab.data.sample_source import Samples, split_samples
+from seqlab.data.sequence_data import Split
+from seqlab.run_meta import check_metrics
+from seqlab.tasks.classify import class_evaluation
 from seqlab.tasks import get_task
 
 
@@ -23,3 +26,15 @@ def test_per_step_metrics_and_the_memoryless_baseline():
     assert memoryless["cross_entropy"] == pytest.approx(-(2 * np.log(1 - 0) + 2 * np.log(0.5)) / 4)
     assert evaluation.predictions["baseline_memoryless"].shape == (2, 2)
     assert evaluation.predictions["probabilities"].shape == (2, 2, 3)
+
+
+def test_the_padding_of_tagged_sentences_is_left_out_of_every_score():
+    y = np.array([[1, 2, 0], [2, 0, 0]])  # tags of two sentences, 0 on their padding
+    mask = np.array([[True, True, False], [True, False, False]])
+    right = np.eye(3)[[[1, 2, 2], [2, 1, 1]]]  # right on every word, wrong on every pad step
+    test = Split(np.zeros((2, 3), "int32"), y, np.arange(2), mask=mask)
+    evaluation = class_evaluation(test, right, {}, mask=mask)
+    assert evaluation.metrics["model"]["accuracy"] == 1.0 and evaluation.metrics["model"]["macro_f1"] == 1.0
+    assert np.sum(evaluation.metrics["confusion"]["model"]) == 3
+    assert evaluation.metrics["per_class"]["model"]["support"] == [0, 1, 2]
+    check_metrics(evaluation.metrics)  # what run_experiment writes, read back

