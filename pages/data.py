@@ -17,7 +17,7 @@ require_entry(__file__)  # a cold deep link ran this page alone: go through the 
 st.title("Data")
 st.caption(
     "Look at a dataset before modelling it. Every dataset ships with seqlab or its packages, except "
-    "Shakespeare (fetched once into your cache folder) and your own files (an upload)."
+    "Shakespeare and the movie reviews (fetched once into your cache folder) and your own files (an upload)."
 )
 
 info = dataset_picker(key="data.dataset")

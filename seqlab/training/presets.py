@@ -45,6 +45,14 @@ def _day_ahead(model: str, known_future: bool = True, **training) -> ExperimentS
     )
 
 
+def _sentiment(model: str, **model_options) -> ExperimentSpec:
+    # One budget for every model: at most 8 epochs, stopped when the validation loss has not improved for 2.
+    return ExperimentSpec(
+        "movie_sentiment", model, model_options=model_options, epochs=8, batch_size=64, learning_rate=2e-3,
+        early_stopping=2,
+    )
+
+
 def _shakespeare(model: str, **model_options) -> ExperimentSpec:
     # Character level on all of Shakespeare (4.5 M training characters): one epoch is the lesson's length.
     return ExperimentSpec(
@@ -105,6 +113,20 @@ PRESETS: dict[str, Preset] = {
                 _day_ahead("arx", known_future=False, model_options={"ridge": 10.0}),
                 _day_ahead("gru", model_options={"units": 32}, epochs=40, learning_rate=3e-3, early_stopping=5),
             ),
+        ),
+        Preset(
+            name="sentiment-rnn-vs-cnn",
+            title="Sentiment of movie reviews: an RNN against a CNN, and the mean of the embeddings",
+            description=(
+                "The notes' exercise: replace the recurrent network of a text classifier by a 1-D CNN and "
+                "compare. On 10,568 rated movie-review sentences (positive or negative), the same budget for "
+                "a GRU (64 units), a CNN (64 filters of widths 3, 4 and 5, max pooling over time) and the "
+                "bag-of-words baseline (the mean of the token embeddings). Measured on 2 CPU cores: the mean "
+                "of the embeddings 0.80 test accuracy in 5 s, the CNN 0.77 in 8 s, the GRU 0.76 in 14 s; "
+                "TF-IDF with logistic regression reaches 0.81 (python -m bench.movie_sentiment). Open "
+                "Inspect with the GRU and type a sentence."
+            ),
+            specs=(_sentiment("gru", units=64), _sentiment("cnn"), _sentiment("mean_embedding")),
         ),
         Preset(
             name="shakespeare-char",
