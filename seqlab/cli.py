@@ -139,8 +139,9 @@ def cmd_datasets(args) -> int:
     if args.json:
         print_json(rows)
     else:
+        width = max((len(d["name"]) for d in rows), default=0)
         for d in rows:
-            print(f"{d['name']:<12} {d['task']:<10} {d['title']}")
+            print(f"{d['name']:<{width}}  {d['task']:<10} {d['title']}")
     return 0
 
 
@@ -149,9 +150,10 @@ def cmd_models(args) -> int:
     if args.json:
         print_json(rows)
     else:
+        width = max((len(a["name"]) for a in rows), default=0)
         for a in rows:
             defaults = " ".join(f"{k}={v}" for k, v in a["options"].items())
-            print(f"{a['name']:<12} {','.join(a['tasks']):<10} {a['title']}  [{defaults}]")
+            print(f"{a['name']:<{width}}  {','.join(a['tasks']):<10} {a['title']}  [{defaults}]")
     return 0
 
 

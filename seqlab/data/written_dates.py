@@ -61,7 +61,7 @@ FIRST, LAST = datetime.date(1900, 1, 1), datetime.date(2099, 12, 31)
 AS_GENERATED = Standardize(lowercase=False, strip_punctuation=False, collapse_whitespace=False)
 DEFAULTS = {
     "samples": 3000,
-    "max_tokens": 64,  # T in characters: the longest text ("two thousand and seven, the twenty-seventh of september") has 55
+    "max_tokens": 64,  # T in characters: the longest text has 55 ("two thousand and seven, the twenty-seventh of ...")
     "embedding_dim": 16,
     "val_fraction": 0.1,
     "test_fraction": 0.1,
@@ -111,7 +111,7 @@ def written_dates_frame(samples: int = DEFAULTS["samples"], seed: int = DEFAULTS
 def load_written_dates(
     samples: int, max_tokens: int, embedding_dim: int, val_fraction: float, test_fraction: float, seed: int
 ) -> SequenceData:
-    """``SequenceData`` of task ``label``: ``x`` (N, T) character ids, ``y`` (N, T) tag ids, ``mask`` (module docstring)."""
+    """``SequenceData`` of task ``label``: ``x`` (N, T) character ids, ``y`` (N, T) tag ids and ``mask``."""
     frame = written_dates_frame(samples, seed)
     n = len(frame)
     check_data_size(n, max_tokens, 1, outputs=max_tokens, what="the texts")

@@ -24,8 +24,13 @@ from seqlab.tasks.text_serving import export_sequence
 
 def evaluate_labelling(data: SequenceData, probabilities: np.ndarray) -> Evaluation:
     train, classes = data.splits["train"], len(data.classes)
-    majority = np.broadcast_to(class_frequencies(train.y, classes), probabilities.shape)  # (N, T, C)
-    by_position = np.stack([class_frequencies(train.y[:, t], classes) for t in range(train.y.shape[1])])  # (T, C)
+    real = train.mask if train.mask is not None else np.ones(train.y.shape, dtype=bool)  # padding never counts
+    overall = class_frequencies(train.y[real], classes)  # (C,)
+    majority = np.broadcast_to(overall, probabilities.shape)  # (N, T, C)
+    by_position = np.stack([  # (T, C); a position that is padding in every training text: the overall frequencies
+        class_frequencies(train.y[real[:, t], t], classes) if real[:, t].any() else overall
+        for t in range(train.y.shape[1])
+    ])
     memoryless = np.broadcast_to(by_position, probabilities.shape)  # (N, T, C)
     test = data.splits["test"]
     return class_evaluation(test, probabilities, {"majority": majority, "memoryless": memoryless}, mask=test.mask)

@@ -68,7 +68,7 @@ def test_the_field_of_a_prefix_is_told_only_by_what_follows():
     tags_after = {}  # the same characters, read from the start, tagged differently
     for text, tags in zip(frame["text"], frame["tags"]):
         tags_after.setdefault(text[:12], set()).add(tags[:12])
-    assert {"mmmmmodddddd", "mmmmmoyyyyyy"} <= tags_after["march twenty"]  # "march twenty-..., " / "march twenty twenty"
+    assert {"mmmmmodddddd", "mmmmmoyyyyyy"} <= tags_after["march twenty"]  # day / year
     starts = {tags[:6] for text, tags in zip(frame["text"], frame["tags"]) if text.startswith("twenty")}
     assert starts == {"dddddd", "yyyyyy"}  # "twenty-third of ..." / "twenty twenty-one, the ..."
 
@@ -97,8 +97,10 @@ def test_a_bidirectional_gru_tags_better_than_a_forward_only_one(tmp_path):
     accuracy = {}
     for bidirectional in (False, True):
         spec = ExperimentSpec(
-            "written_dates", "gru", data_options={"samples": 600, "embedding_dim": 8, "max_tokens": 56},
-            model_options={"units": 8, "bidirectional": bidirectional}, epochs=3, batch_size=32,
+            "written_dates", "gru", data_options={"samples": 1000, "embedding_dim": 8, "max_tokens": 56},
+            model_options={"units": 8, "bidirectional": bidirectional}, epochs=2, batch_size=32, learning_rate=0.01,
+            seed=0,
         )  # fmt: skip
         accuracy[bidirectional] = run_experiment(spec, store=RunStore(tmp_path)).metrics["model"]["accuracy"]
-    assert accuracy[True] > accuracy[False] + 0.03, accuracy
+    # Seeds 0 and 1 gave 75 % forward-only and 95 % bidirectional: the first letters of a number need what follows.
+    assert accuracy[True] > accuracy[False] + 0.1, accuracy

@@ -79,3 +79,16 @@ print(json.dumps({{"out": served.serve_text(tf.constant({texts!r})).numpy().toli
 """, tmp_path)
     assert result["seqlab"] is False
     np.testing.assert_allclose(result["out"], expected, atol=1e-5)
+
+
+def test_the_tagging_baselines_count_real_tokens_only():
+    from seqlab.tasks.label import evaluate_labelling
+
+    data = text_data("label")  # tags: 1 on the words of good sentences, 0 on bad ones and on padding
+    test = data.splits["test"]
+    words = test.mask.sum()
+    good_words = int((test.y * test.mask).sum())
+    assert good_words / words > 0.5  # most real tokens are tagged 1, most steps (with padding) 0
+    flat = np.full((*test.y.shape, 2), 0.5)
+    metrics = evaluate_labelling(data, flat).metrics
+    assert metrics["baselines"]["majority"]["accuracy"] == pytest.approx(good_words / words)
