@@ -4,9 +4,9 @@ import pytest
 
 from seqlab.data import list_datasets
 
-# Numeric datasets; text ones (a tokenizer option): tests/app/test_data_text.py;
-# own files (a path option): test_text_upload.py, test_csv_upload.py.
-DATASETS = [d.name for d in list_datasets() if "tokenizer" not in d.defaults and "path" not in d.defaults]
+# Numeric datasets; text ones (a learned embedding): tests/app/test_data_text.py and the test below;
+# own files (a path option): test_text_upload.py, test_csv_upload.py, test_text_csv_upload.py.
+DATASETS = [d.name for d in list_datasets() if "embedding_dim" not in d.defaults and "path" not in d.defaults]
 
 
 def _spec(at, i=0) -> dict:
@@ -35,3 +35,12 @@ def test_energy_preview_has_units_on_own_axes_and_splits(open_page):
     assert {"<b>train</b>", "<b>validation</b>", "<b>test</b>"} <= labels
     markdown = "\n".join(m.value for m in at.markdown)
     assert "Licence:" in markdown and "Source:" in markdown
+
+
+def test_a_text_tagging_dataset_shows_its_tags_per_split_and_its_texts(open_page):
+    at = open_page("pages/data.py")
+    at.selectbox(key="data.dataset").set_value("written_dates").run()
+    assert not at.exception and not at.error
+    balance, texts_table = at.dataframe[-2].value, at.dataframe[-1].value
+    assert list(balance.index) == ["other", "day", "month", "year"] and (balance["train"] > 0).all()
+    assert texts_table.iloc[0, 0] and "class" not in texts_table.columns  # tags are per character, not per text
