@@ -66,7 +66,10 @@ if series:
 else:
     c1.metric("Sequences", f"{sum(n.values()):,}", f"{n['train']:,} train · {n['val']:,} val · {n['test']:,} test", **plain)
     c2.metric("Steps per sequence T", f"{data.lookback}", **plain)
-    c3.metric("Inputs per step", f"{len(data.features)}", **plain)
+    if data.tokenizer is not None:  # one token per step, out of the vocabulary
+        c3.metric("Vocabulary", f"{data.tokenizer.vocab_size:,}", f"{data.tokenizer.kind} tokens", **plain)
+    else:
+        c3.metric("Inputs per step", f"{len(data.features)}", **plain)
     if data.classes:
         c4.metric("Classes", f"{len(data.classes)}", ", ".join(data.classes[:6]) + ("…" if len(data.classes) > 6 else ""), **plain)
     else:

@@ -44,3 +44,5 @@ def test_a_text_tagging_dataset_shows_its_tags_per_split_and_its_texts(open_page
     balance, texts_table = at.dataframe[-2].value, at.dataframe[-1].value
     assert list(balance.index) == ["other", "day", "month", "year"] and (balance["train"] > 0).all()
     assert texts_table.iloc[0, 0] and "class" not in texts_table.columns  # tags are per character, not per text
+    vocabulary = next(m for m in at.metric if m.label == "Vocabulary")
+    assert int(vocabulary.value) > 10 and "char tokens" in vocabulary.proto.delta
