@@ -68,7 +68,7 @@ with st.spinner(f"Simulating {samples} futures…" if strategy.stochastic else "
         st.error(f"Cannot forecast: {err}")
         st.stop()
 
-peers = view.peers(run, data, series, origin, horizon)
+peers = view.peers(run, data, origin, horizon)
 plot, maths = st.columns([5, 2], gap="medium")
 with plot:
     view.chart(data, origin, horizon, strategy.title, result, peers)

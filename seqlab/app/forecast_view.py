@@ -15,7 +15,7 @@ from seqlab.app import cache, results
 from seqlab.app.format import baseline_label
 from seqlab.app.task_views import is_series
 from seqlab.data import SequenceData
-from seqlab.forecasting import baseline_forecasts
+from seqlab.forecasting import peers as forecasting_peers
 from seqlab.forecasting.exogenous import FUTURE_INPUTS
 from seqlab.forecasting.scoring import StrategyScores, score_strategy
 from seqlab.forecasting.series import ForecastSeries
@@ -221,14 +221,14 @@ def outcome(run: Run, model, series: ForecastSeries, strategy: Strategy, origin:
 
 
 @st.cache_data(show_spinner="Forecasting the peers…", max_entries=64)
-def _peers(path: str, created: str, origin: int, horizon: int, _data: SequenceData, train_end: int) -> dict:
-    found = baseline_forecasts(_data.target_series, np.array([origin]), horizon, _data.seasons, train_end=train_end)
+def _peers(path: str, created: str, origin: int, horizon: int, _data: SequenceData) -> dict:
+    found, _ = forecasting_peers(_data, np.array([origin]), horizon)
     return {baseline_label(name): np.asarray(f, dtype="float64")[0] for name, f in found.items()}
 
 
-def peers(run: Run, data: SequenceData, series: ForecastSeries, origin: int, horizon: int) -> dict[str, np.ndarray]:
+def peers(run: Run, data: SequenceData, origin: int, horizon: int) -> dict[str, np.ndarray]:
     """The baselines at this origin, ``(H_out,)`` each: naive, seasonal naive, Holt-Winters where defined."""
-    return _peers(str(run.path), run.meta.created, origin, horizon, data, series.train_end)
+    return _peers(str(run.path), run.meta.created, origin, horizon, data)
 
 
 def chart(data: SequenceData, origin: int, horizon: int, label: str, result: Outcome,

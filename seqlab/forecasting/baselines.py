@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from seqlab.forecasting.holt_winters import holt_winters_forecast
-from seqlab.forecasting.metrics import main_season
+from seqlab.forecasting.metrics import main_season, mase_scale
 
 
 def naive_forecast(series: np.ndarray, origins: np.ndarray, horizon: int) -> np.ndarray:
@@ -56,3 +56,15 @@ def baseline_forecasts(
         if forecast is not None:
             forecasts["holt_winters"] = forecast
     return forecasts
+
+
+def training_end(data) -> int:
+    """The row after a forecast dataset's last training target: what MASE's scale and Holt-Winters may see."""
+    return int(data.splits["train"].origin.max()) + data.horizon
+
+
+def peers(data, origins: np.ndarray, horizon: int) -> tuple[dict[str, np.ndarray], float]:
+    """Every baseline's forecasts from ``origins`` (``baseline_forecasts``) and MASE's scale, for a forecast dataset."""
+    end = training_end(data)
+    forecasts = baseline_forecasts(data.target_series, origins, horizon, data.seasons, train_end=end)
+    return forecasts, mase_scale(data.target_series[:end], main_season(data.seasons))

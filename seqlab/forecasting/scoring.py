@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from seqlab.data.sequence_data import SequenceData
-from seqlab.forecasting.baselines import baseline_forecasts
-from seqlab.forecasting.metrics import forecast_metrics, main_season, mase_scale
+from seqlab.forecasting.baselines import peers
+from seqlab.forecasting.metrics import forecast_metrics
 from seqlab.forecasting.series import ForecastSeries
 from seqlab.forecasting.steppers import keras_predict
 from seqlab.forecasting.strategies import lead_sigmas
@@ -80,12 +80,10 @@ def score_strategy(
     samples = samples if chosen.stochastic else 1
     outcome = chosen.run(model, series, origins, horizon, mode, samples, sigma, seed)
     y = data.target_series[origins[:, None] + np.arange(horizon)]
-    train_end = series.train_end
-    scale = mase_scale(data.target_series[:train_end], main_season(data.seasons))
-    peers = baseline_forecasts(data.target_series, origins, horizon, data.seasons, train_end=train_end)
+    baselines, scale = peers(data, origins, horizon)
     return StrategyScores(
         strategy=strategy, mode=mode, horizon=horizon, samples=samples, origins=origins,
         model=forecast_metrics(y, outcome.forecast, scale=scale),
-        baselines={name: forecast_metrics(y, f, scale=scale) for name, f in peers.items()},
+        baselines={name: forecast_metrics(y, f, scale=scale) for name, f in baselines.items()},
         bands=outcome.simulation.band_metrics(y) if outcome.simulation is not None else {},
     )

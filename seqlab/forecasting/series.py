@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from seqlab.data.sequence_data import SequenceData
+from seqlab.forecasting.baselines import training_end
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,6 @@ class ForecastSeries:
         """The series of a windowed forecast dataset (the run's data, reloaded with its options)."""
         if data.scaler is None or data.target_index != 0:
             raise ValueError(f"Dataset {data.name!r} is not a forecast series (target first, scaled numbers).")
-        train = data.splits["train"]
         return cls(
             values=data.frame.loc[:, list(data.features)].to_numpy(dtype="float64"),
             features=tuple(data.features),
@@ -56,8 +56,7 @@ class ForecastSeries:
             horizon=data.horizon,
             mean=np.asarray(data.scaler.mean, dtype="float64"),
             std=np.asarray(data.scaler.std, dtype="float64"),
-            # The last training target row + 1, as the MASE scale of the forecast task.
-            train_end=int(train.origin.max()) + data.horizon,
+            train_end=training_end(data),
         )
 
     @property

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from seqlab.data.sequence_data import SequenceData
-from seqlab.forecasting import baseline_forecasts, forecast_metrics, main_season, mase_scale, per_step_metrics
+from seqlab.forecasting import forecast_metrics, peers, per_step_metrics
 from seqlab.tasks.metrics import MAE, MAPE, MASE, RMSE, SMAPE
 from seqlab.tasks.numeric import InputSpec, numeric_inputs, scale_inputs
 from seqlab.tasks.task import Evaluation, Task, against_baselines, register_task
@@ -110,10 +110,7 @@ def scaled_targets(data: SequenceData, y: np.ndarray) -> np.ndarray:
 
 def evaluate_forecast(data: SequenceData, forecast: np.ndarray) -> Evaluation:
     test = data.splits["test"]
-    # MASE's scale and Holt-Winters' fit: the training rows (up to the last training target) only.
-    train_end = int(data.splits["train"].origin.max()) + data.horizon
-    baselines = baseline_forecasts(data.target_series, test.origin, data.horizon, data.seasons, train_end=train_end)
-    scale = mase_scale(data.target_series[:train_end], main_season(data.seasons))
+    baselines, scale = peers(data, test.origin, data.horizon)
     metrics = against_baselines(partial(forecast_metrics, scale=scale), test.y, forecast, baselines)
     metrics["per_step"] = against_baselines(partial(per_step_metrics, scale=scale), test.y, forecast, baselines)
     predictions = {
