@@ -3,7 +3,7 @@
 import streamlit as st
 
 from seqlab.app import generate_view as view
-from seqlab.app import state
+from seqlab.app import results, state
 from seqlab.app.entry import require_entry
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
@@ -22,10 +22,10 @@ if not runs:
 
 choose, compare = st.columns(2, gap="large")
 with choose:
-    run = view.pick_run(runs, "Language run", key="generate.run")
+    run = results.choose_run(runs, "Language run", key="generate.run")
     view.tokenizer_caption(run)
 with compare:
-    other = view.pick_run(runs, "Compare with", key="generate.compare", exclude=run.run_id)
+    other = results.choose_run(runs, "Compare with", key="generate.compare", exclude=run.run_id)
     if other is not None:
         view.tokenizer_caption(other)
 
@@ -42,5 +42,5 @@ compared = [r for r in (run, other) if r is not None]
 for column, shown in zip(st.columns(len(compared), gap="large"), compared):
     with column:
         if len(compared) > 1:
-            st.markdown(f"##### {view.run_label(shown)}")
+            st.markdown(f"##### {results.run_label(shown)}")
         view.show_samples(shown, prompt, settings)

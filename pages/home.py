@@ -48,14 +48,19 @@ STEPS = (
     ("5 · Forecast ahead", "A forecast run from any test origin: direct, iterated, Monte-Carlo bands or an ESN's "
      "free run, beside the naive peers; what if tomorrow is warmer or a holiday.", "pages/forecast.py",
      "Open Forecast", ":material/query_stats:"),
-    ("6 · Generate text", "Continue a prompt with a language run: samples side by side, each token coloured by "
+    ("6 · Classify text", "Type a sentence: a classifier's class probabilities or a tagger's tag under every "
+     "token, and which tokens made the answer; two models side by side.", "pages/classify.py", "Open Classify",
+     ":material/label:"),
+    ("7 · Generate text", "Continue a prompt with a language run: samples side by side, each token coloured by "
      "its probability, two runs on the same prompt.", "pages/generate.py", "Open Generate", ":material/edit_note:"),
 )
-for column, (title, text, page, label, icon) in zip(st.columns(len(STEPS), border=True), STEPS):
-    with column:
-        st.markdown(f"#### {title}")
-        st.markdown(text)
-        st.page_link(page, label=label, icon=icon)
+PER_ROW = 4  # wide enough for a sentence of text per card
+for first in range(0, len(STEPS), PER_ROW):
+    for column, (title, text, page, label, icon) in zip(st.columns(PER_ROW), STEPS[first:first + PER_ROW]):
+        with column.container(border=True, height="stretch"):
+            st.markdown(f"#### {title}")
+            st.markdown(text)
+            st.page_link(page, label=label, icon=icon)
 
 st.header("Model families of the lecture")
 available = int(table["Available"].sum())

@@ -12,7 +12,9 @@ from seqlab.data import SequenceData, load_dataset
 from seqlab.export import load_serving
 from seqlab.generate import GeneratedText, generate_text
 from seqlab.text import Tokenizer
-from seqlab.inspect import GradientTrace, Trace, gradient_through_time, trace
+from seqlab.inspect import (
+    GradientTrace, TokenAttribution, Trace, gradient_through_time, sentence_probabilities, token_attribution, trace,
+)
 from seqlab.runs import Run, RunStore
 from seqlab.training.devices import device_name
 
@@ -154,6 +156,28 @@ def _gradients(path: str, created: str, window: np.ndarray, target: np.ndarray, 
 def run_gradients(run: Run, window: np.ndarray, target: np.ndarray, loss: str) -> GradientTrace:
     """``seqlab.inspect.gradient_through_time`` of the run's model for one window and its target."""
     return _gradients(str(run.path), run.meta.created, window, target, loss)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _probabilities(path: str, created: str, ids: tuple) -> np.ndarray:
+    return sentence_probabilities(_model(path, created), np.asarray(ids, dtype="int32"))
+
+
+def probabilities(run: Run, ids) -> np.ndarray:
+    """The text run's class probabilities for one sentence of token ids (``(C,)``, or ``(T, C)`` for tags)."""
+    return _probabilities(str(run.path), run.meta.created, tuple(int(i) for i in ids))
+
+
+@st.cache_data(show_spinner="Weighing every token of the sentence…", max_entries=64)
+def _attribution(path: str, created: str, ids: tuple, target: int, method: str,
+                 position: int | None) -> TokenAttribution:
+    return token_attribution(_model(path, created), np.asarray(ids, dtype="int32"), target, method=method,
+                             position=position)
+
+
+def attribution(run: Run, ids, target: int, method: str, position: int | None = None) -> TokenAttribution:
+    """``seqlab.inspect.token_attribution`` of the run's model for one sentence, cached; raises ``ValueError``."""
+    return _attribution(str(run.path), run.meta.created, tuple(int(i) for i in ids), target, method, position)
 
 
 def _key(options: dict | None) -> str:

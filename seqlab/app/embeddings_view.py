@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from seqlab.app import cache, results
-from seqlab.app.generate_view import run_label
+from seqlab.app.results import run_label
 from seqlab.data.text_windows import token_counts
 from seqlab.inspect import Projection, pca
 from seqlab.inspect.embeddings import COSINE_LATEX, EmbeddingMatrix, embedding_matrices, saved_embedding_layers

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from seqlab.app import cache, results
+from seqlab.app import cache
 from seqlab.plots import probability_legend, token_spans
 from seqlab.runs import Run
 
@@ -41,10 +41,6 @@ def language_runs(runs: list[Run]) -> list[Run]:
     return [r for r in runs if r.meta.task == "language"]
 
 
-def run_label(run: Run) -> str:
-    return f"{results.model_title(run.meta.model)} on {run.meta.dataset}  ·  {run.run_id}"
-
-
 def explain_no_language_runs() -> None:
     with st.container(border=True):
         st.markdown("#### No language runs yet")
@@ -54,17 +50,6 @@ def explain_no_language_runs() -> None:
             "**Train**. Or from a terminal: `python -m seqlab train --dataset pydoc --model lstm --epochs 2`."
         )
         st.page_link("pages/train.py", label="Train a language model", icon=":material/model_training:")
-
-
-def pick_run(runs: list[Run], label: str, key: str, exclude: str | None = None) -> Run | None:
-    """A run chooser; ``exclude`` drops one run and adds a "none" choice (for the comparison)."""
-    by_id = {r.run_id: r for r in runs}
-    options = [r.run_id for r in runs if r.run_id != exclude]
-    if exclude is not None:
-        options = [None, *options]
-    run_id = st.selectbox(label, options, key=key,
-                          format_func=lambda i: "(none)" if i is None else run_label(by_id[i]))  # fmt: skip
-    return by_id.get(run_id)
 
 
 def tokenizer_caption(run: Run) -> None:

@@ -62,11 +62,8 @@ def _baseline_loss(jobs: list[Job], scale: LossScale) -> tuple[str, float] | Non
 
 def job_label(job: Job, jobs: list[Job]) -> str:
     """The model's title; beside a run of the same model, also the options in which they differ."""
-    twins = [j.spec for j in jobs if j.spec.model == job.spec.model]
-    options = {**job.spec.data_options, **job.spec.model_options}
-    differ = {k: v for k, v in options.items()
-              if any({**s.data_options, **s.model_options}.get(k) != v for s in twins)}
-    extra = ", ".join(f"{k}={v}" for k, v in differ.items())
+    twins = [{**j.spec.data_options, **j.spec.model_options} for j in jobs if j.spec.model == job.spec.model]
+    extra = results.differing_options({**job.spec.data_options, **job.spec.model_options}, twins)
     return f"{model_title(job.spec.model)}{f' · {extra}' if extra else ''} (job {job.job_id})"
 
 

@@ -69,6 +69,31 @@ def model_title(name: str) -> str:
         return name
 
 
+def run_label(run: Run) -> str:
+    return f"{model_title(run.meta.model)} on {run.meta.dataset}  ·  {run.run_id}"
+
+
+def differing_options(options: dict, others: list[dict]) -> str:
+    """``"k=v, ..."``: the options in which ``options`` differs from any of ``others`` (runs of one model)."""
+    return ", ".join(f"{k}={v}" for k, v in options.items() if any(o.get(k) != v for o in others))
+
+
+def run_options(run: Run) -> dict:
+    """A run's data and model options in one dict (what tells two runs of one model apart)."""
+    return {**run.spec.get("data_options", {}), **run.spec.get("model_options", {})}
+
+
+def choose_run(runs: list[Run], label: str, key: str, exclude: str | None = None) -> Run | None:
+    """A run chooser; ``exclude`` drops one run and adds a "none" choice (for a comparison)."""
+    by_id = {r.run_id: r for r in runs}
+    options = [r.run_id for r in runs if r.run_id != exclude]
+    if exclude is not None:
+        options = [None, *options]
+    run_id = st.selectbox(label, options, key=key,
+                          format_func=lambda i: "(none)" if i is None else run_label(by_id[i]))  # fmt: skip
+    return by_id.get(run_id)
+
+
 def target_unit(run: Run) -> tuple[str, str]:
     return run.meta.target, run.meta.units.get(run.meta.target, "")
 

@@ -17,6 +17,10 @@ Registries and the signature of their views:
     INSPECT_INPUTS (run, data, i, key) -> InspectInput | None: how Inspect reads
                  its input (a numeric window editor, a text box) from test item
                  ``i``; ``None`` when there is nothing to trace (it said why).
+    ANSWERS      (run, sentence, method, key) -> None: the Classify page's answer
+                 for a typed sentence (``seqlab.app.classify_view.Sentence``):
+                 class probabilities or tags, and each token's contribution by
+                 ``method``. A run is listed on Classify when its task has one.
 
 A task that reads numbers or text (classify, label) may register a view for
 its text data as ``"<task>.text"`` (``view_of(..., text=True)`` picks it).
@@ -36,6 +40,7 @@ OUTPUT_TEXT: Registry[Callable] = Registry("output description")
 PLAN_TEXT: Registry[Callable] = Registry("training plan description")
 DATA_PREVIEWS: Registry[Callable] = Registry("data preview")
 INSPECT_INPUTS: Registry[Callable] = Registry("inspect input reader")
+ANSWERS: Registry[Callable] = Registry("classify page answer")
 
 
 TEXT = ".text"  # the suffix of a view for a task's text data (see ``view_of``)

@@ -9,7 +9,7 @@ from seqlab.data import adding, copy_task, digits, energy, mackey_glass, pydoc_t
 from seqlab.data import shakespeare_text, user_text_dataset, user_series  # noqa: E402,F401  isort: skip
 from seqlab.data import airpassengers, dax, elecdaily, sunspots, taylor  # noqa: E402,F401  isort: skip
 from seqlab.data import movie_sentiment, user_text_classes  # noqa: E402,F401  isort: skip
-from seqlab.data import written_dates  # noqa: E402,F401  isort: skip
+from seqlab.data import japanese_vowels, written_dates  # noqa: E402,F401  isort: skip
 
 __all__ = [
     "TASKS",

@@ -4,7 +4,9 @@ For the tasks whose examples are separate sequences (regress, classify,
 label), not windows cut from one series. A generator returns every sample;
 the first samples train, the next validate, the last test (the generator
 decides the order: a synthetic one draws them independently, a real one
-shuffles with its seed).
+shuffles with its seed). Sequences of different lengths are padded at the end
+with zeros and carry a mask (False on the padding), which every split keeps
+and the scaler's statistics leave out.
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ class Samples:
     """What a generator returns.
 
     ``x`` is ``(N, T, F)``; ``y`` is ``(N, K)`` real values (regress), ``(N,)``
-    class ids (classify) or ``(N, T)`` class ids (label).
+    class ids (classify) or ``(N, T)`` class ids (label). ``mask``: ``(N, T)``
+    booleans, False on the zeros that pad a shorter sequence at its end
+    (``None``: every sequence is T steps long).
     """
 
     x: np.ndarray
@@ -36,39 +40,58 @@ class Samples:
     features: tuple[str, ...]
     target: str
     classes: tuple[str, ...] = ()
+    mask: np.ndarray | None = None
 
 
 def long_frame(samples: Samples) -> pd.DataFrame:
-    """One row per ``(sample, t)``: the features, then the target."""
+    """One row per real ``(sample, t)`` (padding left out): the features, then the target."""
     n, steps, _ = samples.x.shape
     index = pd.MultiIndex.from_product([range(n), range(steps)], names=["sample", "t"])
     frame = pd.DataFrame(samples.x.reshape(n * steps, -1), index=index, columns=list(samples.features))
     # A per-sequence target (N values) repeats on the sequence's rows; a per-step one fills them.
     y = samples.y.reshape(n, -1)
     frame[samples.target] = np.repeat(y[:, 0], steps) if y.shape[1] != steps else y.reshape(-1)
-    return frame
+    return frame if samples.mask is None else frame[samples.mask.reshape(-1)]
 
 
-def split_samples(
+def check_padding(x: np.ndarray, mask: np.ndarray | None) -> None:
+    """Padding is all zeros and no real step is: a model finds the padding by its zeros (``keras.layers.Masking``)."""
+    if mask is None:
+        return
+    if mask.shape != x.shape[:2] or mask.dtype != bool:
+        raise ValueError(f"The mask must be (N, T) = {x.shape[:2]} booleans, got {mask.dtype} {mask.shape}.")
+    if np.any(x[~mask]):
+        raise ValueError("The padded steps of the sequences must be zeros: pad every feature with 0.")
+    if not np.any(x[mask], axis=-1).all():
+        raise ValueError(
+            "A real step of a sequence has every feature exactly 0, which a model reads as padding: "
+            "shift the data (or drop that step) so no real step is all zeros."
+        )
+
+
+def sample_data(
     name: str,
     task: str,
     samples: Samples,
     units: dict[str, str],
     scale: bool,
-    val_fraction: float,
-    test_fraction: float,
+    bounds: dict[str, tuple[int, int]],
     options: dict,
 ) -> SequenceData:
-    """Cut ``samples`` into train/val/test by order; fit the scaler on train (or none)."""
-    x, y = samples.x.astype("float32"), samples.y
+    """Cut ``samples`` into the splits ``bounds`` (name -> ``(first, end)``, train first); fit the scaler on train.
+
+    The scaler (or none, ``scale`` False) sees the real steps of the training samples only.
+    """
+    x, y, mask = samples.x.astype("float32"), samples.y, samples.mask
     n, steps, features = x.shape
-    val_start, test_start = split_points(n, val_fraction, test_fraction)
-    if min(val_start, test_start - val_start, n - test_start) < 1:
-        raise ValueError(f"{n} samples leave a split empty; raise the number of samples.")
+    check_padding(x, mask)
     ids = np.arange(n)
-    bounds = {"train": (0, val_start), "val": (val_start, test_start), "test": (test_start, n)}
-    splits = {k: Split(x[a:b], y[a:b], ids[a:b]) for k, (a, b) in bounds.items()}
-    scaler = Scaler.fit(x[:val_start].reshape(-1, features)) if scale else Scaler.identity(features)
+    splits = {
+        k: Split(x[a:b], y[a:b], ids[a:b], mask=None if mask is None else mask[a:b]) for k, (a, b) in bounds.items()
+    }
+    train = splits["train"]
+    real = train.x.reshape(-1, features) if mask is None else train.x[train.mask]  # (rows, F)
+    scaler = Scaler.fit(real) if scale else Scaler.identity(features)
     return SequenceData(
         name=name,
         task=task,
@@ -83,6 +106,25 @@ def split_samples(
         options=options,
         classes=samples.classes,
     )
+
+
+def split_samples(
+    name: str,
+    task: str,
+    samples: Samples,
+    units: dict[str, str],
+    scale: bool,
+    val_fraction: float,
+    test_fraction: float,
+    options: dict,
+) -> SequenceData:
+    """Cut ``samples`` into train/val/test by order (``sample_data``)."""
+    n = len(samples.x)
+    val_start, test_start = split_points(n, val_fraction, test_fraction)
+    if min(val_start, test_start - val_start, n - test_start) < 1:
+        raise ValueError(f"{n} samples leave a split empty; raise the number of samples.")
+    bounds = {"train": (0, val_start), "val": (val_start, test_start), "test": (test_start, n)}
+    return sample_data(name, task, samples, units, scale, bounds, options)
 
 
 def register_samples(

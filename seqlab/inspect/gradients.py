@@ -80,7 +80,7 @@ def _loss_function(model, loss):
     return keras.losses.get(loss) if isinstance(loss, str) else loss, name
 
 
-def _gradient(function, zeros: list):
+def autodiff(function, zeros: list):
     """``(value, [dF/dz for z in zeros])`` of a scalar ``function(zeros)``, with the backend's autodiff."""
     name = keras.backend.backend()
     if name == "tensorflow":
@@ -159,7 +159,7 @@ def gradient_through_time(
         y = ops.reshape(ops.cast(y_true, y_pred.dtype) if _is_float(y_true) else y_true, _target_shape(y_true, y_pred))
         return ops.mean(loss_fn(y, y_pred))
 
-    value, grads = _gradient(loss_of, zeros)
+    value, grads = autodiff(loss_of, zeros)
     layers = []
     for raw, key, grad in zip(probe.cells, keys, grads):
         g = np.asarray(ops.convert_to_numpy(grad))[:, 0, :]  # (T, 1, units) -> (T, units)

@@ -261,8 +261,8 @@ def cell_equations(cell) -> list[str]:
 # ---------------------------------------------------------------- the traced run
 
 
-class _Probed(keras.layers.Layer):
-    """Stands for ``layer`` in the traced copy of a graph: same outputs, computed by its probe."""
+class _StandIn(keras.layers.Layer):
+    """Stands for ``layer`` in a copy of a graph: its outputs computed by ``run`` (a probe, a scaled embedding)."""
 
     def __init__(self, layer, run: Callable):
         super().__init__(name=f"traced_{layer.name}", dtype=layer.dtype_policy)
@@ -280,6 +280,34 @@ class _Probed(keras.layers.Layer):
 
     def compute_mask(self, inputs, previous_mask=None):
         return self.traced.compute_mask(inputs, previous_mask)
+
+
+def run_with_stand_ins(model, inputs, stand_in: Callable[[keras.layers.Layer], Callable | None]):
+    """Run ``model`` on ``inputs`` through a copy of its graph that shares its layers; every layer for
+    which ``stand_in(layer)`` gives a function has its outputs computed by that function instead.
+
+    The copy is ``keras.models.clone_model(call_function=...)`` built on inputs of
+    the batch's shape; masks leave a stand-in as they would leave the layer.
+    Called eagerly, so a stand-in may read tensors watched by a gradient tape.
+    """
+    if isinstance(model, keras.Sequential):
+        model = keras.Model(model.inputs, model.outputs, name=model.name)  # its graph, same layers
+
+    def call(layer, *args, **kwargs):
+        run = stand_in(layer)
+        return layer(*args, **kwargs) if run is None else _StandIn(layer, run)(*args, **kwargs)
+
+    try:
+        copy = keras.models.clone_model(
+            model, input_tensors=_placeholder(model, inputs), clone_function=lambda layer: layer,
+            call_function=call, recursive=True,
+        )
+    except ValueError:
+        raise ValueError(
+            f"Cannot trace a {type(model).__name__}: pass a functional or Sequential model, "
+            "or a recurrent layer."
+        ) from None
+    return copy(inputs, training=False)  # inference: dropout off, as predict
 
 
 class _Tracer:
@@ -311,26 +339,12 @@ class _Tracer:
                 f"Cannot trace a {type(model).__name__}: pass a functional or Sequential model, "
                 "or a recurrent layer."
             )
-        if isinstance(model, keras.Sequential):
-            model = keras.Model(model.inputs, model.outputs, name=model.name)  # its graph, same layers
-        try:
-            copy = keras.models.clone_model(
-                model, input_tensors=_placeholder(model, inputs), clone_function=lambda layer: layer,
-                call_function=self._call, recursive=True,
-            )
-        except ValueError:
-            raise ValueError(
-                f"Cannot trace a {type(model).__name__}: pass a functional or Sequential model, "
-                "or a recurrent layer."
-            ) from None
-        return copy(inputs, training=False)  # inference: dropout off, as predict
+        return run_with_stand_ins(model, inputs, self._stand_in)
 
-    def _call(self, layer, *args, **kwargs):
-        """``clone_model``'s call_function: a probed layer's stand-in, or the layer itself."""
+    def _stand_in(self, layer) -> Callable | None:
+        """What computes a probed layer's outputs in the traced copy (``None``: the layer itself)."""
         probe = probe_for(layer)
-        if probe is None:
-            return layer(*args, **kwargs)
-        return _Probed(layer, probe(self, layer))(*args, **kwargs)
+        return None if probe is None else probe(self, layer)
 
     def _layer(self, layer):
         def call(sequences, initial_state=None, mask=None, training=None, **_):

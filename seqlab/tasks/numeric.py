@@ -55,12 +55,22 @@ def _scaler_of(data: SequenceData) -> Scaler:
     return data.scaler
 
 
-def scale_inputs(data: SequenceData) -> keras.layers.Layer:
-    """``Normalization`` with the training statistics: the SavedModel takes raw units."""
+def scale_inputs(data: SequenceData):
+    """``Normalization`` with the training statistics: the SavedModel takes raw units.
+
+    Sequences padded to a common length (the data's splits carry a ``mask``)
+    are masked first, by their all-zero steps (``keras.layers.Masking``): the
+    mask passes through the scaling, so recurrent bodies skip the padding and
+    masked pooling leaves it out, as for padded text.
+    """
     import keras
 
     scaler = _scaler_of(data)
-    return keras.layers.Normalization(axis=-1, mean=scaler.mean, variance=scaler.std**2, name="scale_inputs")
+    scale = keras.layers.Normalization(axis=-1, mean=scaler.mean, variance=scaler.std**2, name="scale_inputs")
+    if data.splits["train"].mask is None:
+        return scale
+    padding = keras.layers.Masking(mask_value=0.0, name="padding_mask")  # the loader pads with zeros
+    return lambda window: scale(padding(window))
 
 
 def save_scaler(folder: Path, data: SequenceData) -> list[str]:

