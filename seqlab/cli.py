@@ -22,7 +22,7 @@ import threading
 import time
 
 from seqlab.data import TASKS, list_datasets
-from seqlab.export import FORMATS, export_run, predict_frame, predict_texts
+from seqlab.export import FORMATS, export_run, predict_frame, predict_texts, text_notes
 from seqlab.forecasting.exogenous import FUTURE_INPUTS
 from seqlab.forecasting.strategy_catalogue import STRATEGIES
 from seqlab.inputs import read_csv
@@ -353,10 +353,13 @@ def cmd_predict(args) -> int:
     if args.text is not None:
         quiet_tensorflow_import()
         table = predict_texts(run, args.text, trust=args.trust)
+        notes = text_notes(run, args.text)
         if args.json:
-            print_json({"run_id": run.run_id, "predictions": table.to_dict(orient="records")})
+            print_json({"run_id": run.run_id, "predictions": table.to_dict(orient="records"), "notes": notes})
         else:
             print(table.to_string(index=False))
+            for note in notes:
+                print(f"note: {note}", file=sys.stderr)
         return 0
     frame = read_csv(args.input)
     quiet_tensorflow_import()

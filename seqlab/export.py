@@ -179,6 +179,23 @@ def predict_texts(run: Run, texts: list[str], trust: bool = False) -> pd.DataFra
     return pd.DataFrame(rows)
 
 
+def text_notes(run: Run, texts: list[str]) -> list[str]:
+    """What the text run's tokeniser makes of ``texts`` that the answer does not show: texts trimmed to the
+    run's window, and texts whose every token is unknown (their answer says nothing about their words)."""
+    from seqlab.text import UNK_ID
+
+    tokenizer, notes = run.load_tokenizer(), []
+    for n, text in enumerate(texts, start=1):
+        ids = tokenizer.encode(text)
+        if len(ids) > run.meta.lookback:
+            notes.append(f"text {n} has {len(ids)} {tokenizer.kind} tokens; the model read its first "
+                         f"{run.meta.lookback}.")
+        if ids and all(i == UNK_ID for i in ids):
+            notes.append(f"every token of text {n} is unknown to the run's tokeniser ([UNK]): its answer says "
+                         "nothing about its words; use words from the training data.")
+    return notes
+
+
 def load_serving(source: Run | str | Path, trust: bool = False):
     """Load a run's (or a folder's) SavedModel and return ``f(windows) -> predictions`` on NumPy arrays.
 

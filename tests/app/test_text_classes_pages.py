@@ -59,3 +59,7 @@ def test_cli_predict_classifies_raw_texts(capsys, runs_dir, text_run):
     assert sum(v for k, v in rows[0].items() if k.startswith("p(")) == pytest.approx(1.0, abs=1e-5)
     code, _, err = run_cli(capsys, "predict", text_run.run_id, "--text", "  ")
     assert code == 2 and "are empty" in err
+    code, out, err = run_cli(capsys, "predict", text_run.run_id, "--text", "qwxz zzyq",
+                             "--text", "superb " * 9)  # fmt: skip
+    assert code == 0
+    assert "every token of text 1 is unknown" in err and "text 2 has 9 word tokens; the model read its first 6" in err
