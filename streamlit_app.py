@@ -19,6 +19,7 @@ pages = [
     st.Page("pages/inspect.py", title="Inspect", icon=":material/biotech:"),
     st.Page("pages/classify.py", title="Classify", icon=":material/label:"),
     st.Page("pages/forecast.py", title="Forecast", icon=":material/query_stats:"),
+    st.Page("pages/translate.py", title="Translate", icon=":material/translate:"),
     st.Page("pages/generate.py", title="Generate", icon=":material/edit_note:"),
     st.Page("pages/embeddings.py", title="Embeddings", icon=":material/scatter_plot:"),
 ]

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from seqlab.app import cache, csv_upload, language_view, text_classes_view, text_csv_upload  # noqa: F401  they register views and uploads
+from seqlab.app import cache, csv_upload, language_view, pairs_upload, pairs_view, text_classes_view, text_csv_upload  # noqa: F401  they register views and uploads
 from seqlab.app.entry import require_entry
 from seqlab.app.format import steps_as_time
 from seqlab.app.results import sample_frame

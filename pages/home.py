@@ -51,7 +51,10 @@ STEPS = (
     ("6 · Classify text", "Type a sentence: a classifier's class probabilities or a tagger's tag under every "
      "token, and which tokens made the answer; two models side by side.", "pages/classify.py", "Open Classify",
      ":material/label:"),
-    ("7 · Generate text", "Continue a prompt with a language run: samples side by side, each token coloured by "
+    ("7 · Translate", "An encoder-decoder writes a target for your source text: greedy and beam outputs with their "
+     "scores, the attention map of where each token looked.", "pages/translate.py", "Open Translate",
+     ":material/translate:"),
+    ("8 · Generate text", "Continue a prompt with a language run: samples side by side, each token coloured by "
      "its probability, two runs on the same prompt.", "pages/generate.py", "Open Generate", ":material/edit_note:"),
 )
 PER_ROW = 4  # wide enough for a sentence of text per card

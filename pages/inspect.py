@@ -32,7 +32,7 @@ for run_id, (_, unreadable) in names.items():
         st.warning(f"Run `{run_id}` cannot be inspected: {unreadable}. Retrain it or delete it on Models.",
                    icon=":material/broken_image:")
 readable = [r for r in runs if not names[r.run_id][1]]
-traceable = [r for r in readable if names[r.run_id][0]]
+traceable = [r for r in readable if names[r.run_id][0] and view.inspectable(r)]
 if not traceable:
     view.explain_no_recurrent_run(readable) if readable else view.how_to_train()
     st.stop()

@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-from seqlab.app import cache, csv_upload, live, results, state, text_classes_view, text_csv_upload  # noqa: F401  the uploads and views register
+from seqlab.app import (  # noqa: F401  the uploads and views register
+    cache, csv_upload, live, pairs_upload, pairs_view, results, state, text_classes_view, text_csv_upload,
+)
 from seqlab.app.entry import require_entry
 from seqlab.app.task_views import is_series
 from seqlab.app.uploads import upload_for

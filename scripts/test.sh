@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install what the tests need and run the whole suite (the README's test command).
-# Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not browser"`.
+# Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not browser"`. The tests run on two
+# workers (pytest-xdist), each taking whole test files, so a file's shared fixtures are built once;
+# SEQLAB_TEST_WORKERS=0 runs them in this process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,7 +21,7 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 
 set +e
-python -m pytest "$@"
+python -m pytest -n "${SEQLAB_TEST_WORKERS:-2}" --dist loadfile "$@"
 status=$?
 set -e
 if [ "$status" = 5 ]; then  # pytest's "no tests collected" is a failure here

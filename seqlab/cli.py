@@ -60,8 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train", parents=[common, store], help="train a model (or a preset's models) and write runs")
     p.add_argument(
         "--dataset",
-        help="a dataset's name; text:PATH (a text file) or csv:PATH (a series: --set target=COLUMN, "
-        "time=COLUMN, exogenous=A,B, known=A) to train on your own file",
+        help="a dataset's name; text:PATH (a text file), pairs:PATH (tab-separated translation pairs), "
+        "textcsv:PATH or csv:PATH (a series: --set target=COLUMN, time=COLUMN, exogenous=A,B, known=A) "
+        "to train on your own file",
     )
     p.add_argument("--model")
     p.add_argument("--preset", help="train every spec of this preset instead of --dataset/--model")
@@ -112,6 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top-k", type=int, help="draw only from the K most probable tokens")
     p.add_argument("--top-p", type=float, help="draw only from the most probable tokens whose mass reaches P")
     p.add_argument("--seed", type=int, help="seed of the draws, for a repeatable sample")
+
+    p = sub.add_parser("translate", parents=[common, store], help="translate texts with an encoder-decoder run")
+    p.add_argument("run_id")
+    p.add_argument("--text", action="append", required=True, help="a source text; repeat for more")
+    p.add_argument("--beam", type=int, default=1, help="beam width (default 1: greedy)")
+    p.add_argument("--length-penalty", type=float, default=0.0, help="GNMT's alpha for the beam (default 0)")
 
     p = sub.add_parser("delete", parents=[store], help="delete a run, readable or broken")
     p.add_argument("run_id")
@@ -414,6 +421,24 @@ def cmd_generate(args) -> int:
     return 0
 
 
+def cmd_translate(args) -> int:
+    run = open_store(args).read(args.run_id)
+    if any(not text.strip() for text in args.text):
+        raise ValueError("A --text is empty: give every source text some words.")
+    quiet_tensorflow_import()
+    from seqlab.translation import translate_run
+
+    found = translate_run(run, args.text, width=args.beam, length_penalty=args.length_penalty)
+    if args.json:
+        print_json({"run_id": run.run_id, "translations": [
+            {"source": text, "translation": t.text, "log_prob": t.log_prob, "score": t.score,
+             "finished": t.finished} for text, t in zip(args.text, found)]})
+    else:
+        for text, t in zip(args.text, found):
+            print(f"{text}\t{t.text}" + ("" if t.finished else "\t(no [EOS]: cut at the maximum length)"))
+    return 0
+
+
 def cmd_delete(args) -> int:
     store = open_store(args)
     broken = store.broken()
@@ -516,5 +541,6 @@ COMMANDS = {
     "predict": cmd_predict,
     "forecast": cmd_forecast,
     "generate": cmd_generate,
+    "translate": cmd_translate,
     "delete": cmd_delete,
 }

@@ -12,6 +12,7 @@ from seqlab.data import SequenceData, load_dataset
 from seqlab.export import load_serving
 from seqlab.generate import GeneratedText, generate_text
 from seqlab.text import Tokenizer
+from seqlab.translation import run_tokenizers, translate
 from seqlab.inspect import (
     GradientTrace, TokenAttribution, Trace, gradient_through_time, sentence_probabilities, token_attribution, trace,
 )
@@ -178,6 +179,24 @@ def _attribution(path: str, created: str, ids: tuple, target: int, method: str,
 def attribution(run: Run, ids, target: int, method: str, position: int | None = None) -> TokenAttribution:
     """``seqlab.inspect.token_attribution`` of the run's model for one sentence, cached; raises ``ValueError``."""
     return _attribution(str(run.path), run.meta.created, tuple(int(i) for i in ids), target, method, position)
+
+
+@st.cache_data(show_spinner="Translating…", max_entries=64)
+def _translations(path: str, created: str, text: str, width: int, length_penalty: float) -> list:
+    folder = Path(path)
+    run = RunStore(folder.parent).read(folder.name)
+    source, target = run_tokenizers(run)
+    model = _model(path, created)
+    [beams] = translate(model, source, target, [text], width, length_penalty, all_beams=True)
+    [greedy] = translate(model, source, target, [text])
+    return [greedy, *beams]
+
+
+def translations(run: Run, text: str, width: int, length_penalty: float) -> tuple:
+    """``(greedy, beams)``: the run's greedy translation of ``text`` and the ``width`` hypotheses of its beam
+    search, best first (``seqlab.translation``); raises ``ValueError`` for an empty text."""
+    greedy, *beams = _translations(str(run.path), run.meta.created, text, int(width), float(length_penalty))
+    return greedy, beams
 
 
 def _key(options: dict | None) -> str:

@@ -187,10 +187,18 @@ def numeric_window(run: Run, data: SequenceData, i: int, key: str) -> InspectInp
     )
 
 
+def _reader(run: Run):
+    return view_of(INSPECT_INPUTS, results.task_of(run), None, text=results.reads_text(run))
+
+
+def inspectable(run: Run) -> bool:
+    """Inspect can read an input for the run's task (a translation is looked inside on the Translate page)."""
+    return _reader(run) is not None
+
+
 def read_input(run: Run, data: SequenceData, i: int, key: str) -> InspectInput | None:
-    """The run's task's way of reading Inspect's input (``INSPECT_INPUTS``), numeric by default."""
-    reader = view_of(INSPECT_INPUTS, results.task_of(run), numeric_window, text=results.reads_text(run))
-    return reader(run, data, i, key)
+    """The run's task's way of reading Inspect's input (``INSPECT_INPUTS``)."""
+    return _reader(run)(run, data, i, key)
 
 
 def edit_window(window: np.ndarray, columns: list[str], index: pd.Index, key: str) -> np.ndarray:

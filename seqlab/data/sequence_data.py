@@ -40,6 +40,8 @@ class Split:
     every step is real). ``future``: a forecast's known future inputs
     ``(N, H, K)`` in their own units, the rows ``o .. o+H-1`` of the columns
     known ahead (``SequenceData.known``); ``None`` when none are used.
+    ``teacher``: a translation's decoder input under teacher forcing ``(N, L)``,
+    the target shifted right behind ``[START]`` (``seqlab.data.text_pairs``).
     """
 
     x: np.ndarray
@@ -47,18 +49,21 @@ class Split:
     origin: np.ndarray
     mask: np.ndarray | None = None
     future: np.ndarray | None = None
+    teacher: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.x)
 
     @property
     def inputs(self) -> np.ndarray | list[np.ndarray]:
-        """What the model takes: ``x``, or ``[x, future]`` when known future inputs are used."""
-        return self.x if self.future is None else [self.x, self.future]
+        """What the model takes: ``x``, or ``[x, future]`` (known future inputs), or ``[x, teacher]``."""
+        others = [a for a in (self.future, self.teacher) if a is not None]
+        return [self.x, *others] if others else self.x
 
     def inputs_of(self, rows: slice | np.ndarray) -> np.ndarray | list[np.ndarray]:
         """``inputs`` of the examples ``rows`` only."""
-        return self.x[rows] if self.future is None else [self.x[rows], self.future[rows]]
+        others = [a[rows] for a in (self.future, self.teacher) if a is not None]
+        return [self.x[rows], *others] if others else self.x[rows]
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,9 @@ class SequenceData:
             ``features`` (``None`` for data that is not scaled, e.g. tokens).
         options: the resolved loader options, for the run's spec.
         classes: class names, index = class id (classify and label tasks).
+        target_tokenizer: translate only: the target side's tokeniser (fitted on the
+            training targets, with ``[START]`` and ``[EOS]`` as ids 2 and 3);
+            ``tokenizer`` is then the source side's.
         tokenizer: text data only: the tokeniser fitted on the training split,
             whose ids ``x`` and ``y`` hold (``None`` for numeric data).
         known: a forecast's columns whose values over the horizon the model
@@ -110,6 +118,7 @@ class SequenceData:
     options: dict = field(default_factory=dict)
     classes: tuple[str, ...] = ()
     tokenizer: Tokenizer | None = None
+    target_tokenizer: Tokenizer | None = None
     known: tuple[str, ...] = ()
     load_notes: tuple[str, ...] = ()
 

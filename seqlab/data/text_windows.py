@@ -52,10 +52,14 @@ TEXT_RANGES = {
 }
 
 
-def make_tokenizer(kind: str, vocab_size: int, standardize: Standardize) -> Tokenizer:
-    """An unfitted tokeniser of ``kind`` (char, word, bpe); ``vocab_size`` caps word and BPE vocabularies."""
+def make_tokenizer(kind: str, vocab_size: int, standardize: Standardize, specials: tuple[str, ...] = ()) -> Tokenizer:
+    """An unfitted tokeniser of ``kind`` (char, word, bpe); ``vocab_size`` caps word and BPE vocabularies.
+
+    ``specials``: special tokens after ``[PAD]`` and ``[UNK]`` (a translation's target side: ``[START]``, ``[EOS]``).
+    """
     cls = TOKENIZERS.get(kind)
-    return cls(standardize=standardize) if kind == "char" else cls(vocab_size=vocab_size, standardize=standardize)
+    sized = {} if kind == "char" else {"vocab_size": vocab_size}
+    return cls(standardize=standardize, specials=specials, **sized)
 
 
 def next_token_windows(ids: np.ndarray, lookback: int, stride: int) -> Split:

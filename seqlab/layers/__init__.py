@@ -5,11 +5,13 @@ importable from here, e.g. `from seqlab.layers import LSTM`.
 """
 
 from seqlab.layers import embedding, language, markov, narx, recurrent
+from seqlab.layers import attention
 from seqlab.layers.embedding import *  # noqa: F403  one-hot (A), given (B) and learned (C) embeddings
 from seqlab.layers.language import *  # noqa: F403  the notes' neural language model
 from seqlab.layers.markov import *  # noqa: F403  Markov chains and the hidden Markov model
 from seqlab.layers.recurrent import *  # noqa: F403  the recurrent family's public names
 from seqlab.layers.narx import *  # noqa: F403  the notes' NARX / TDNN
+from seqlab.layers.attention import *  # noqa: F403  Bahdanau's and Luong's (global, local) attention
 from seqlab.layers.arx import ARX  # the linear autoregression with exogenous inputs, fitted in closed form
 from seqlab.layers.hinges import Hinges  # features of the inputs known over a forecast's horizon
 from seqlab.layers.convolution import ParallelConv1D  # the notes' convolutional layer, several widths
@@ -18,4 +20,5 @@ from seqlab.layers.pooling import MaskedGlobalAveragePooling1D, MaskedGlobalMaxP
 __all__ = [
     *recurrent.__all__, *embedding.__all__, *language.__all__, *markov.__all__, *narx.__all__, "ARX", "Hinges",
     "ParallelConv1D", "MaskedGlobalAveragePooling1D", "MaskedGlobalMaxPooling1D",
+    *attention.__all__,
 ]

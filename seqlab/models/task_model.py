@@ -85,6 +85,8 @@ def build_task_model(
     first; the others (a forecast's known future inputs) go to the head.
     """
     task = get_task(data.task)
+    if task.head is None:
+        raise ValueError(f"A {task.name} model is built whole by its architecture; it has no body to wrap.")
     inputs = [keras.Input(shape=spec.shape, dtype=spec.dtype, name=spec.name) for spec in task.inputs(data)]
     raw = inputs[0] if len(inputs) == 1 else inputs  # raw units (or text): the SavedModel's arguments
     prepared = task.preprocessor(data)(raw)

@@ -2,7 +2,7 @@
 
 forecast (next H values of a series), regress (a sequence -> real values),
 classify (a sequence -> a class), label (a class at every step), language (the next
-token at every step).
+token at every step), translate (a sequence -> another, by an encoder-decoder).
 """
 
 from seqlab.tasks.metrics import METRICS, Metric, get_metric
@@ -10,7 +10,7 @@ from seqlab.tasks.numeric import InputSpec
 from seqlab.tasks.task import TASK_KINDS, Evaluation, Task, get_task, list_tasks, ordered_metrics, register_task
 
 # Importing the modules registers their tasks.
-from seqlab.tasks import classify, forecast, label, language, regress  # noqa: E402,F401  isort: skip
+from seqlab.tasks import classify, forecast, label, language, regress, translate  # noqa: E402,F401  isort: skip
 
 __all__ = [
     "METRICS",

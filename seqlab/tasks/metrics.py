@@ -76,11 +76,16 @@ SMAPE = Metric("smape", "sMAPE", "%")  # stored in percent already
 MASE = Metric("mase", "MASE")  # a ratio of errors, unitless: below 1 beats the in-sample seasonal naive
 PERPLEXITY = Metric("perplexity", "perplexity")  # exp(cross-entropy): a count of equally likely tokens
 BITS_PER_CHARACTER = Metric("bits_per_character", "bits per character", "bits")
+EXACT_MATCH = Metric("exact_match", "exact match", "%", higher_is_better=True, factor=100.0)  # translations
+TOKEN_ACCURACY = Metric("token_accuracy", "token accuracy", "%", higher_is_better=True, factor=100.0)
+BLEU = Metric("bleu", "BLEU", higher_is_better=True)  # sacrebleu's 0-100 scale
+CHRF = Metric("chrf", "chrF", higher_is_better=True)  # sacrebleu's 0-100 scale
 
 # Every known metric, in the order shown when no task says otherwise.
 METRICS: dict[str, Metric] = {
     m.key: m
-    for m in (ACCURACY, MACRO_F1, CROSS_ENTROPY, PERPLEXITY, BITS_PER_CHARACTER, MAE, RMSE, MAPE, SMAPE, MASE, MSE)
+    for m in (ACCURACY, MACRO_F1, CROSS_ENTROPY, PERPLEXITY, BITS_PER_CHARACTER, MAE, RMSE, MAPE, SMAPE, MASE, MSE,
+              EXACT_MATCH, TOKEN_ACCURACY, BLEU, CHRF)
 }
 
 

@@ -82,7 +82,9 @@ class Task:
         loss, metrics: what ``model.compile`` gets.
         head: ``(data, features, *other_inputs) -> outputs``, the layers
             after the body; ``other_inputs`` are the prepared inputs after the
-            first (a forecast's known future inputs).
+            first (a forecast's known future inputs). ``None`` for a task whose
+            architectures build the whole model (an encoder-decoder's decoder
+            is its architecture's, not the task's).
         evaluate: ``(data, outputs) -> Evaluation`` from what ``predict``
             returned on ``data.splits["test"].inputs``; it computes the baselines.
         outputs: ``(meta) -> shape`` after the batch axis that a run's model
@@ -122,9 +124,9 @@ class Task:
     sequence_outputs: bool
     loss: str
     metrics: tuple[str, ...]
-    head: Callable[..., keras.KerasTensor]
     evaluate: Callable[[SequenceData, np.ndarray], Evaluation]
     outputs: Callable[[RunMeta], tuple]
+    head: Callable[..., keras.KerasTensor] | None = None
     readout: str | None = None
     readout_targets: Callable[[SequenceData, np.ndarray], np.ndarray] | None = None
     test_metrics: tuple[Metric, ...] = ()

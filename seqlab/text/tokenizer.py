@@ -98,6 +98,12 @@ class Tokenizer:
     def vocab_size(self) -> int:
         return len(self._fitted())
 
+    def special_id(self, token: str) -> int:
+        """The id of a special token (``[EOS]``, ...): its place among ``specials``."""
+        if token not in self.specials:
+            raise ValueError(f"This tokeniser has no {token} token (its specials: {', '.join(self.specials)}).")
+        return self.specials.index(token)
+
     def encode(self, text: str) -> list[int]:
         """Token ids of ``text`` after standardisation; unknown pieces become ``UNK_ID``."""
         self._fitted()

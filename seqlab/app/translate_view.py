@@ -1,0 +1,114 @@
+"""The Translate page's parts: translation runs, the decoding controls, the outputs, the attention map, the beam.
+
+The translations come from ``seqlab.translation`` through ``seqlab.app.cache`` (greedy, and the hypotheses
+a beam search keeps); the figures from ``seqlab.plots.attention``; the equations from the docstrings of the
+run's decoder and attention layer, the code that computed them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from seqlab.app import cache, results
+from seqlab.data import SequenceData
+from seqlab.layers.docs import equations
+from seqlab.models.seq2seq import DECODER
+from seqlab.plots.attention import attention_map, beam_tree
+from seqlab.runs import Run
+from seqlab.text.tokenizer import EOS
+from seqlab.translation import Translation
+
+MAX_CHARS = 1_000
+
+
+def translation_runs(runs: list[Run]) -> list[Run]:
+    return [r for r in runs if r.meta.task == "translate"]
+
+
+def explain_no_runs() -> None:
+    with st.container(border=True):
+        st.markdown("#### No translation runs yet")
+        st.markdown(
+            "Translating needs a trained encoder-decoder. On the **Train** page pick **numbers_en_de** (English "
+            "number words to German) or **toy_pairs** (reverse a string), the **Encoder-decoder** architecture "
+            "with Bahdanau or Luong attention, and press **Train**; or run the lesson *attention-numbers*. From a "
+            "terminal: `python -m seqlab train --dataset numbers_en_de --model seq2seq --epochs 10`."
+        )
+        st.page_link("pages/train.py", label="Train a model", icon=":material/model_training:")
+
+
+def controls(key: str) -> tuple[int, float]:
+    """The beam's width and GNMT's length penalty alpha."""
+    width_col, alpha_col = st.columns(2)
+    width = width_col.slider("Beam width", 1, 8, 4, key=f"{key}.width",
+                             help="Hypotheses kept at every step; 1 is greedy decoding.")
+    alpha = alpha_col.slider("Length penalty α", 0.0, 1.5, 0.0, 0.1, key=f"{key}.alpha",
+                             help="GNMT's ((5 + t) / 6)^α divides a hypothesis's log-probability: 0 ranks by the "
+                                  "plain sum, which favours short outputs; 0.6 to 1 offsets that.")
+    return width, alpha
+
+
+def test_source(data: SequenceData | None, i: int) -> tuple[str, str | None]:
+    """Test pair ``i``'s source text and its reference (``("", None)`` without data)."""
+    if data is None or not len(data.splits["test"]):
+        return "", None
+    row = data.frame.iloc[int(data.splits["test"].origin[i])]
+    return str(row["source"]), str(row["target"])
+
+
+def outputs_table(greedy: Translation, beams: list[Translation], reference: str | None) -> None:
+    """Greedy and every beam hypothesis: the text, its score and log-probability, right or not."""
+    rows = [("greedy", greedy)] + [(f"beam {k}", b) for k, b in enumerate(beams, start=1)]
+    table = pd.DataFrame({
+        "decoder": [name for name, _ in rows],
+        "translation": [t.text for _, t in rows],
+        "score": [t.score for _, t in rows],
+        "log p": [t.log_prob for _, t in rows],
+        "ended with [EOS]": [t.finished for _, t in rows],
+    })  # fmt: skip
+    if reference is not None:
+        table["= reference"] = [t.text == reference for _, t in rows]
+    st.dataframe(table, hide_index=True, width="stretch",
+                 column_config={"score": st.column_config.NumberColumn(format="%.3f"),
+                                "log p": st.column_config.NumberColumn(format="%.3f")})
+
+
+def attention_section(run: Run, shown: Translation, key: str) -> None:
+    """The attention map of one translation, with p_t and its window for local attention."""
+    if shown.attention is None:
+        st.info("This model has no attention: the decoder read the source only through the encoder's last "
+                "state, the notes' context vector (the bottleneck attention removes).")
+        return
+    written = [*shown.tokens, EOS] if shown.finished else list(shown.tokens)
+    half_width = int(run.spec.get("model_options", {}).get("half_width", 0)) if shown.positions is not None else None
+    st.plotly_chart(attention_map(shown.attention, shown.source, written, shown.positions, half_width),
+                    key=f"{key}.map")
+    st.caption("Row t: the weights a_t(s) over the source tokens when the decoder wrote target token t (each row "
+               "sums to 1)." + (" The red line is local attention's predicted position p_t, dashed its window; "
+                                "outside it the weights are 0." if shown.positions is not None else ""))
+
+
+def equations_panel(run: Run) -> None:
+    """The decoder's equations and its attention's, from their docstrings."""
+    decoder = cache.model(run).get_layer(DECODER)
+    with st.container(border=True):
+        st.markdown(f"**{results.model_title(run.meta.model)}: the equations**")
+        blocks = equations(decoder) + (equations(decoder.reader) if decoder.reader is not None else [])
+        for block in blocks:
+            st.latex(r"\footnotesize " + block)
+        st.caption("From the docstrings of `seqlab.layers.decoder` and `seqlab.layers.attention`: the code that "
+                   "computed the translation.")
+
+
+def beam_section(beams: list[Translation], key: str) -> None:
+    st.plotly_chart(beam_tree([(b.tokens + ([EOS] if b.finished else []), b.score) for b in beams]),
+                    key=f"{key}.tree")
+    st.caption("The hypotheses the beam kept to the end, best on top; those that share a beginning share its "
+               "branch. The score is the sum of log p of the tokens, divided by the length penalty.")
+
+
+def probabilities_line(shown: Translation) -> str:
+    written = [*shown.tokens, EOS] if shown.finished else list(shown.tokens)
+    return " · ".join(f"{token} {p:.2f}" for token, p in zip(written, np.asarray(shown.probabilities)))

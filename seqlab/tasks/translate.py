@@ -1,0 +1,137 @@
+r"""Translate: a source sequence in, a target sequence out, by an encoder-decoder (seeds 000 and 002).
+
+Inputs: the source ids ``(B, S)`` (the run's source tokeniser) and the decoder's input ``(B, L)``,
+``[START]`` and the target shifted right (teacher forcing). Output: the next target token's
+probabilities at every step ``(B, L, V)``; the loss is the cross-entropy of the true tokens over the real
+target steps, ``[EOS]`` included (the decoder masks the padding):
+
+$$ \mathcal{L} = -\frac{1}{\sum_n T_n} \sum_n \sum_{t=1}^{T_n} \log p(y_t^{(n)} \mid y_{<t}^{(n)}, x^{(n)}) $$
+
+The test predictions are greedy translations: the model's own previous tokens fed back, from ``[START]``
+to ``[EOS]``. They are judged by exact match (the whole output right), token accuracy (position by
+position over the reference's tokens and ``[EOS]``), BLEU (over characters when the target's tokens are
+characters) and chrF (sacrebleu, 0-100), against the baseline
+that copies the source unchanged.
+
+The run keeps both tokenisers (``tokenizer.json`` for the source, ``target_tokenizer.json``); every
+architecture builds its whole model (``seqlab.models.seq2seq``), so the task has no head.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from seqlab.data.sequence_data import SequenceData
+from seqlab.data.text_pairs import EOS_ID, START_ID, TARGET_SPECIALS
+from seqlab.tasks.metrics import BLEU, CHRF, EXACT_MATCH, TOKEN_ACCURACY
+from seqlab.tasks.numeric import InputSpec
+from seqlab.tasks.task import Evaluation, Task, register_task
+from seqlab.tasks.text_inputs import load_tokenizer, save_tokenizer, tokenizer_of
+from seqlab.tasks.translate_serving import export_translator
+from seqlab.tasks.translation_scores import bleu, chrf, exact_match, token_accuracy
+from seqlab.text import PAD_ID, Tokenizer
+
+TARGET_TOKENIZER_FILE = "target_tokenizer.json"
+
+
+def target_tokenizer_of(data: SequenceData) -> Tokenizer:
+    if data.target_tokenizer is None or data.target_tokenizer.specials[2:] != TARGET_SPECIALS:
+        raise ValueError(f"Dataset {data.name!r} has no target tokeniser with [START] and [EOS]: a translation "
+                         "dataset fits one on the training targets (seqlab.data.text_pairs).")
+    return data.target_tokenizer
+
+
+def translate_inputs(data: SequenceData) -> tuple[InputSpec, ...]:
+    """The source's ``S`` ids and the decoder's ``L`` teacher-forced ids."""
+    return InputSpec("source", (data.lookback,), "int32"), InputSpec("target_in", (data.horizon,), "int32")
+
+
+def target_text(target: Tokenizer, ids) -> str:
+    """The text of target ids up to the first ``[EOS]`` (padding and specials left out)."""
+    ids = list(np.asarray(ids).tolist())
+    ids = ids[: ids.index(EOS_ID)] if EOS_ID in ids else ids
+    return target.decode([i for i in ids if i not in (PAD_ID, START_ID)])
+
+
+def as_target_ids(target: Tokenizer, text: str, length: int) -> np.ndarray:
+    """``text`` as target ids laid out like ``y``: its tokens, ``[EOS]``, padding (trimmed to ``length``)."""
+    ids = (target.encode(text) + [EOS_ID])[:length]
+    return np.pad(np.asarray(ids, dtype="int32"), (0, length - len(ids)))
+
+
+def translation_scores(references: list[str], hypotheses: list[str], y_true: np.ndarray, y_pred: np.ndarray,
+                       characters: bool) -> dict:
+    real = np.asarray(y_true) != PAD_ID  # the reference's tokens and its [EOS]
+    return {
+        "exact_match": exact_match(references, hypotheses),
+        "token_accuracy": token_accuracy(y_true, y_pred, real),
+        "bleu": bleu(references, hypotheses, tokenize="char" if characters else "13a"),
+        "chrf": chrf(references, hypotheses),
+    }
+
+
+def evaluate_translation(data: SequenceData, y_pred: np.ndarray) -> Evaluation:
+    test, target = data.splits["test"], target_tokenizer_of(data)
+    y_true = np.asarray(test.y, dtype="int32")
+    references = [target_text(target, row) for row in y_true]
+    hypotheses = [target_text(target, row) for row in y_pred]
+    sources = [tokenizer_of(data).decode([i for i in row if i != PAD_ID]) for row in test.x]
+    copies = np.stack([as_target_ids(target, s, y_true.shape[1]) for s in sources]) if len(sources) else y_true
+    characters = target.kind == "char"  # BLEU over characters, as the model writes them
+    metrics = {
+        "model": translation_scores(references, hypotheses, y_true, y_pred, characters),
+        "baselines": {"copy_source": translation_scores(references, sources, y_true, copies, characters)},
+    }
+    predictions = {"y_true": y_true, "y_pred": np.asarray(y_pred, dtype="int32"), "origin": test.origin,
+                   "baseline_copy_source": copies}
+    return Evaluation(metrics, predictions)
+
+
+def greedy_predict(model, inputs) -> np.ndarray:
+    """Greedy translations of the test sources (the teacher-forced input is not used)."""
+    from seqlab.translation import greedy_targets
+
+    sources = inputs[0] if isinstance(inputs, (list, tuple)) else inputs
+    return greedy_targets(model, np.asarray(sources), START_ID, EOS_ID, model.inputs[1].shape[1])
+
+
+def save_tokenizers(folder: Path, data: SequenceData) -> list[str]:
+    """The source tokeniser (``tokenizer.json``) and the target one (``target_tokenizer.json``), as JSON."""
+    text = json.dumps(target_tokenizer_of(data).to_dict(), indent=1, ensure_ascii=False)
+    (Path(folder) / TARGET_TOKENIZER_FILE).write_text(text, encoding="utf-8")
+    return [*save_tokenizer(folder, data), TARGET_TOKENIZER_FILE]
+
+
+def load_tokenizers(folder: Path) -> dict:
+    """``{"tokenizer": source, "target_tokenizer": target}``."""
+    path = Path(folder) / TARGET_TOKENIZER_FILE
+    try:
+        target = Tokenizer.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except FileNotFoundError:
+        raise ValueError(f"{path} is missing: a translation run keeps its target tokeniser there; train the run "
+                         "again.") from None
+    except (ValueError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path} is damaged ({err}): delete the run or train it again.") from None
+    return {**load_tokenizer(folder), "target_tokenizer": target}
+
+
+TRANSLATE = register_task(
+    Task(
+        name="translate",
+        sequence_outputs=True,
+        loss="sparse_categorical_crossentropy",
+        metrics=(),
+        evaluate=evaluate_translation,
+        outputs=lambda meta: (meta.horizon, None),
+        test_metrics=(EXACT_MATCH, TOKEN_ACCURACY, BLEU, CHRF),
+        baselines="The copy baseline writes the source unchanged (what a model that learned nothing might do).",
+        inputs=translate_inputs,
+        predict=greedy_predict,
+        save_assets=save_tokenizers,
+        load_assets=load_tokenizers,
+        export=export_translator,
+    )
+)

@@ -1,0 +1,188 @@
+"""Translate with a trained encoder-decoder: the encoder once, then the decoder's ``step`` once per token.
+
+``decoder_next`` turns a model (``seqlab.models.seq2seq``: a nested ``encoder`` model and a ``decoder``
+layer) into the decoders' ``next(tokens, state)`` (``seqlab.decoding``), so greedy decoding and beam search
+are the shared ones; beam search reorders the state's rows, which hold each hypothesis's decoder states,
+input feed and the encoder's values. ``replay`` runs a finished output back through the decoder,
+teacher-forced, to read the attention weights (and local attention's positions p_t) behind every token.
+``translate`` does all of it for raw strings with the run's two tokenisers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from keras import ops
+
+from seqlab import decoding
+from seqlab.models.seq2seq import DECODER, ENCODER
+from seqlab.text import PAD_ID, Tokenizer
+from seqlab.text.tokenizer import EOS, START
+
+MAX_WIDTH = 16
+
+
+@dataclass(frozen=True)
+class Translation:
+    """One source text's translation (one hypothesis of a beam).
+
+    Attributes:
+        source: the source tokens as the model read them (trimmed to its window).
+        tokens: the target tokens written, without ``[EOS]``.
+        text: the target text (``tokens`` joined by the target tokeniser).
+        log_prob: the sum of the log-probabilities of the tokens written, ``[EOS]`` included.
+        score: the beam's score (``log_prob`` divided by the length penalty; ``log_prob`` for greedy).
+        finished: the decoder wrote ``[EOS]`` (else it stopped at the maximum length).
+        probabilities: ``(T,)``, the model's probability of each token written, ``[EOS]`` included.
+        attention: ``(T, S)``, the attention weights of every step over the source; ``None`` without attention.
+        positions: ``(T,)``, local attention's p_t; ``None`` otherwise.
+    """
+
+    source: list[str]
+    tokens: list[str]
+    text: str
+    log_prob: float
+    score: float
+    finished: bool
+    probabilities: np.ndarray
+    attention: np.ndarray | None
+    positions: np.ndarray | None
+
+
+def _numpy(tensors):
+    return [np.asarray(ops.convert_to_numpy(t)) for t in tensors]
+
+
+def encode(model, sources: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The encoder's top states ``(N, S, units)`` and its last states (flat, layer by layer)."""
+    values, *states = _numpy(model.get_layer(ENCODER)(np.asarray(sources, dtype="int32"), training=False))
+    return values, states
+
+
+def decoder_next(model, sources: np.ndarray) -> decoding.NextFn:
+    """The decoders' ``next`` for the source rows ``sources`` ``(N, S)`` (the prompts are ``[[START]]`` each)."""
+    decoder = model.get_layer(DECODER)
+    values, states = encode(model, sources)
+    first = {"values": values, "mask": np.asarray(sources) != PAD_ID, "states": states, "t": np.zeros(len(values))}
+    if decoder.input_feeding:
+        first["feed"] = np.zeros((len(values), decoder.units), dtype="float32")
+
+    def next_fn(tokens, state):
+        state = first if state is None else state
+        probabilities, new_states, feed, _, _ = decoder.step(
+            np.asarray(tokens)[:, -1].astype("int32"), decoder.group(state["states"]), state["values"],
+            state["mask"], int(state["t"][0]), state.get("feed"),
+        )
+        following = {**state, "states": _numpy(s for layer in new_states for s in layer), "t": state["t"] + 1}
+        if feed is not None:
+            following["feed"] = np.asarray(ops.convert_to_numpy(feed))
+        return np.log(np.clip(np.asarray(ops.convert_to_numpy(probabilities), dtype="float64"), 1e-12, 1.0)), \
+            following
+
+    return next_fn
+
+
+def decode_ids(model, sources: np.ndarray, start_id: int, eos_id: int, max_tokens: int, width: int = 1,
+               length_penalty: float = 0.0, all_beams: bool = False):
+    """Greedy (``width`` 1) or beam search from every source row: ``Generated`` per row (lists with ``all_beams``)."""
+    prompts = np.full((len(sources), 1), start_id, dtype="int64")
+    next_fn = decoder_next(model, sources)
+    if width == 1 and not all_beams:
+        return decoding.greedy(next_fn, prompts, max_tokens, eos_id=eos_id)
+    return decoding.beam_search(next_fn, prompts, max_tokens, width=width, length_penalty=length_penalty,
+                                eos_id=eos_id, all_beams=all_beams)
+
+
+def as_targets(generated, length: int) -> np.ndarray:
+    """Decoded ids laid out as a split's ``y``: the tokens, ``[EOS]`` when written, then padding ``(N, L)``."""
+    out = np.zeros((len(generated), length), dtype="int32")
+    for row, g in enumerate(generated):
+        ids = g.tokens[:length]
+        out[row, : len(ids)] = ids
+    return out
+
+
+def greedy_targets(model, sources: np.ndarray, start_id: int, eos_id: int, length: int,
+                   batch: int = 512) -> np.ndarray:
+    """Greedy translations of every source row as target ids ``(N, L)`` (the task's test predictions)."""
+    parts = [as_targets(decode_ids(model, sources[i : i + batch], start_id, eos_id, length), length)
+             for i in range(0, len(sources), batch)]
+    return np.concatenate(parts) if parts else np.zeros((0, length), dtype="int32")
+
+
+def replay(model, source: np.ndarray, ids: list[int], start_id: int) -> tuple[np.ndarray, np.ndarray | None,
+                                                                            np.ndarray | None]:
+    """Run one written output back through the decoder (teacher-forced): the probability of each id ``(T,)``,
+    the attention weights ``(T, S)`` and local attention's ``p_t`` ``(T,)`` (``None`` where there are none)."""
+    decoder = model.get_layer(DECODER)
+    values, states = encode(model, np.asarray(source)[None])
+    mask = (np.asarray(source) != PAD_ID)[None]
+    states = decoder.group(states)
+    feed = np.zeros((1, decoder.units), "float32") if decoder.input_feeding else None
+    previous, probs, weights, positions = start_id, [], [], []
+    for t, token in enumerate(ids):
+        p, states, feed, w, position = decoder.step(np.array([previous], "int32"), states, values, mask, t, feed)
+        probs.append(float(ops.convert_to_numpy(p)[0, token]))
+        if w is not None:
+            weights.append(np.asarray(ops.convert_to_numpy(w))[0])
+        if position is not None:
+            positions.append(float(ops.convert_to_numpy(position)[0]))
+        previous = token
+    return (np.asarray(probs), np.stack(weights) if weights else None,
+            np.asarray(positions) if positions else None)
+
+
+def source_ids(tokenizer: Tokenizer, text: str, length: int) -> tuple[np.ndarray, list[str]]:
+    """``text`` as the model reads it: ids padded to ``length`` ``(S,)``, and its tokens (trimmed to ``length``)."""
+    ids = tokenizer.encode(text)
+    if not str(text).strip() or not ids:
+        raise ValueError("The source text is empty (nothing is left after standardisation): give it some words.")
+    ids = ids[:length]
+    padded = np.zeros(length, dtype="int32")
+    padded[: len(ids)] = ids
+    return padded, [tokenizer.vocab[i] for i in ids]
+
+
+def translate(model, source: Tokenizer, target: Tokenizer, texts: list[str], width: int = 1,
+              length_penalty: float = 0.0, all_beams: bool = False) -> list[Translation] | list[list[Translation]]:
+    """Translate raw ``texts``: greedy (``width`` 1) or the best of a beam search (every beam with ``all_beams``).
+
+    Raises:
+        ValueError: an empty text, or a beam width outside 1 .. 16.
+    """
+    if not 1 <= int(width) <= MAX_WIDTH:
+        raise ValueError(f"The beam width must be 1 to {MAX_WIDTH}, got {width}.")
+    length, max_tokens = model.inputs[0].shape[1], model.inputs[1].shape[1]
+    read = [source_ids(source, text, length) for text in texts]
+    sources = np.stack([ids for ids, _ in read])
+    eos, start = target.special_id(EOS), target.special_id(START)
+    found = decode_ids(model, sources, start, eos, max_tokens, int(width), length_penalty, all_beams)
+
+    def written(row: int, g) -> Translation:
+        probabilities, attention, positions = replay(model, sources[row], list(g.tokens), start)
+        tokens = [target.vocab[i] for i in g.tokens if i != eos]
+        return Translation(read[row][1], tokens, target.decode([i for i in g.tokens if i != eos]), g.log_prob,
+                           g.score, g.finished, probabilities, attention, positions)
+
+    if all_beams:
+        return [[written(row, g) for g in beams] for row, beams in enumerate(found)]
+    return [written(row, g) for row, g in enumerate(found)]
+
+
+def run_tokenizers(run) -> tuple[Tokenizer, Tokenizer]:
+    """A translation run's source and target tokenisers; ``ValueError`` for another kind of run."""
+    from seqlab.tasks import get_task
+
+    if run.meta.task != "translate":
+        raise ValueError(f"Run {run.run_id!r} is a {run.meta.task} run on {run.meta.dataset!r}; translate needs a "
+                         "translate run (an encoder-decoder).")
+    assets = get_task(run.meta.task).load_assets(run.path)
+    return assets["tokenizer"], assets["target_tokenizer"]
+
+
+def translate_run(run, texts: list[str], width: int = 1, length_penalty: float = 0.0,
+                  model=None) -> list[Translation]:
+    """``translate`` with a saved run's model (``model``: an already loaded one) and tokenisers."""
+    source, target = run_tokenizers(run)
+    return translate(model or run.load_model(), source, target, texts, width, length_penalty)
