@@ -111,6 +111,26 @@ def greedy_targets(model, sources: np.ndarray, start_id: int, eos_id: int, lengt
     return np.concatenate(parts) if parts else np.zeros((0, length), dtype="int32")
 
 
+def free_running_loss(model, sources: np.ndarray, targets: np.ndarray, start_id: int, batch: int = 512) -> float:
+    """The cross-entropy of the reference tokens when the decoder is fed its own previous choices (nats per
+    token, over the reference's tokens and ``[EOS]``): what teacher forcing hides (exposure bias)."""
+    decoder, total, count = model.get_layer(DECODER), 0.0, 0
+    for first in range(0, len(sources), batch):
+        x, y = np.asarray(sources[first : first + batch]), np.asarray(targets[first : first + batch])
+        values, states = encode(model, x)
+        states, mask = decoder.group(states), x != PAD_ID
+        feed = np.zeros((len(x), decoder.units), "float32") if decoder.input_feeding else None
+        previous = np.full(len(x), start_id, dtype="int32")
+        for t in range(y.shape[1]):
+            p, states, feed, _, _ = decoder.step(previous, states, values, mask, t, feed)
+            p = np.asarray(ops.convert_to_numpy(p), dtype="float64")
+            real = y[:, t] != PAD_ID
+            total -= float(np.log(np.clip(p[np.arange(len(y)), y[:, t]], 1e-12, 1.0))[real].sum())
+            count += int(real.sum())
+            previous = p.argmax(axis=-1).astype("int32")
+    return total / max(count, 1)
+
+
 def replay(model, source: np.ndarray, ids: list[int], start_id: int) -> tuple[np.ndarray, np.ndarray | None,
                                                                             np.ndarray | None]:
     """Run one written output back through the decoder (teacher-forced): the probability of each id ``(T,)``,

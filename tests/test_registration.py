@@ -77,3 +77,25 @@ def test_importing_seqlab_main_runs_nothing(tmp_path):
     out = python("import seqlab.__main__; print('imported')", cwd=tmp_path)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "imported" and "usage" not in out.stderr
+
+
+def test_import_seqlab_registers_every_layer_a_run_may_save(tmp_path):
+    # Every seqlab>... class of seqlab's modules (found by importing them all here) is known to a fresh process
+    # after `import seqlab; import keras` alone: the safe loader refuses any name that is not.
+    import pkgutil
+
+    import seqlab.models  # noqa: F401  registers the architectures, whose builders import the rest
+
+    for module in pkgutil.walk_packages(seqlab.layers.__path__, "seqlab.layers."):
+        __import__(module.name)
+    import seqlab.models.task_model  # noqa: F401
+
+    names = sorted(n for n in keras.saving.get_custom_objects() if n.startswith("seqlab>"))
+    assert {"seqlab>AttentionDecoder", "seqlab>BahdanauAttention", "seqlab>TaskModel"} <= set(names)
+    out = python(f"""
+        import seqlab; import keras
+        missing = [n for n in {names!r} if keras.saving.get_registered_object(n) is None]
+        print(missing)
+        """, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("\n")[-2] == "[]"

@@ -7,6 +7,7 @@ which the CLI reads too, so both show the same figures.
 from __future__ import annotations
 
 import math
+import re
 
 import pandas as pd
 
@@ -18,6 +19,7 @@ _BASELINES = {
     "majority": "Majority class",
     "memoryless": "Memoryless (class frequencies per step)",
     "holt_winters": "Holt-Winters (damped trend)",
+    "copy_source": "Copy (the source unchanged)",
 }
 # Metrics only a forecast reports (old runs have MAPE, newer ones sMAPE and MASE even where MAPE is left out).
 FORECAST_ONLY = {"mape", "smape", "mase"}
@@ -161,3 +163,10 @@ def _finite(value) -> bool:
         return value is not None and math.isfinite(float(value))
     except (TypeError, ValueError):
         return False
+
+
+def stacked_latex(block: str) -> str:
+    """A docstring's equation block for a narrow column: small, a trailing remark and each of several
+    ``", \\quad"``-joined equations on a line of its own."""
+    block = re.sub(r",\s*\\q?quad\s*", r", \\\\ ", block.replace(r"\quad \text{(", r"\\ \text{("))
+    return r"\footnotesize \begin{gathered} " + block + r" \end{gathered}"

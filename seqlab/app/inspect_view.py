@@ -11,7 +11,6 @@ task's ``INSPECT_INPUTS`` view (a numeric window editor here; a text box in
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -20,6 +19,7 @@ import pandas as pd
 import streamlit as st
 
 from seqlab.app import cache, results
+from seqlab.app.format import stacked_latex
 from seqlab.app.task_views import INSPECT_INPUTS, OUTCOMES, is_series, view_for, view_of
 from seqlab.data import SequenceData
 from seqlab.inspect import GradientTrace, LayerResult, LayerTrace, Trace, pca, saved_traced_layers
@@ -258,10 +258,7 @@ def equations_panel(layer: LayerResult, source: str = "the cell's docstring") ->
     with st.container(border=True):
         st.markdown(f"**{layer.kind}: the equations traced**")
         for block in layer.equations:
-            # Small, a trailing remark and each of several ", \quad"-joined equations on a line of its own:
-            # the longest lines fit beside the pictures.
-            block = re.sub(r",\s*\\q?quad\s*", r", \\\\ ", block.replace(r"\quad \text{(", r"\\ \text{("))
-            st.latex(r"\footnotesize \begin{gathered} " + block + r" \end{gathered}")
+            st.latex(stacked_latex(block))  # the longest lines fit beside the pictures
         if not layer.equations:
             st.caption(f"{source[0].upper()}{source[1:]} has no equations.")
         st.caption(f"From {source} (`seqlab.layers`): the code that computed the pictures.")

@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from seqlab.app import cache, results
+from seqlab.app.format import stacked_latex
 from seqlab.data import SequenceData
 from seqlab.layers.docs import equations
 from seqlab.models.seq2seq import DECODER
@@ -95,9 +96,9 @@ def equations_panel(run: Run) -> None:
     decoder = cache.model(run).get_layer(DECODER)
     with st.container(border=True):
         st.markdown(f"**{results.model_title(run.meta.model)}: the equations**")
-        blocks = equations(decoder) + (equations(decoder.reader) if decoder.reader is not None else [])
+        blocks = decoder.own_equations() + (equations(decoder.reader) if decoder.reader is not None else [])
         for block in blocks:
-            st.latex(r"\footnotesize " + block)
+            st.latex(stacked_latex(block))
         st.caption("From the docstrings of `seqlab.layers.decoder` and `seqlab.layers.attention`: the code that "
                    "computed the translation.")
 

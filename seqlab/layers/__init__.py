@@ -4,8 +4,7 @@ Each family package lists its public names in its `__all__`; they are all
 importable from here, e.g. `from seqlab.layers import LSTM`.
 """
 
-from seqlab.layers import embedding, language, markov, narx, recurrent
-from seqlab.layers import attention
+from seqlab.layers import attention, embedding, language, markov, narx, recurrent
 from seqlab.layers.embedding import *  # noqa: F403  one-hot (A), given (B) and learned (C) embeddings
 from seqlab.layers.language import *  # noqa: F403  the notes' neural language model
 from seqlab.layers.markov import *  # noqa: F403  Markov chains and the hidden Markov model
@@ -16,9 +15,10 @@ from seqlab.layers.arx import ARX  # the linear autoregression with exogenous in
 from seqlab.layers.hinges import Hinges  # features of the inputs known over a forecast's horizon
 from seqlab.layers.convolution import ParallelConv1D  # the notes' convolutional layer, several widths
 from seqlab.layers.pooling import MaskedGlobalAveragePooling1D, MaskedGlobalMaxPooling1D  # over the real steps
+from seqlab.layers.decoder import AttentionDecoder  # an encoder-decoder's decoder, with or without attention
 
 __all__ = [
     *recurrent.__all__, *embedding.__all__, *language.__all__, *markov.__all__, *narx.__all__, "ARX", "Hinges",
-    "ParallelConv1D", "MaskedGlobalAveragePooling1D", "MaskedGlobalMaxPooling1D",
+    "ParallelConv1D", "MaskedGlobalAveragePooling1D", "MaskedGlobalMaxPooling1D", "AttentionDecoder",
     *attention.__all__,
 ]

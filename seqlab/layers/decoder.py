@@ -13,6 +13,7 @@ from __future__ import annotations
 import keras
 from keras import ops
 
+from seqlab.layers.docs import equations
 from seqlab.layers.attention import AttentionalState, BahdanauAttention, LocalAttention, LuongAttention
 from seqlab.layers.recurrent import GRUCell, LSTMCell, SimpleRNNCell
 
@@ -92,6 +93,10 @@ class AttentionDecoder(keras.layers.Layer):
         self.output_layer = keras.layers.Dense(self.vocab_size, name="next_token")
         self.drop = keras.layers.Dropout(self.dropout, seed=seed)
         self.sampler = keras.random.SeedGenerator(seed)
+
+    def own_equations(self) -> list[str]:
+        """The docstring's equations of this decoder's kind of attention (the others are not what it computes)."""
+        return [equations(type(self))[{"none": 0, "bahdanau": 1}.get(self.attention, 2)]]
 
     @property
     def luong(self) -> bool:

@@ -73,8 +73,9 @@ def beam_tree(hypotheses: Sequence[tuple[Sequence[str], float]], title: str = "B
     fig = go.Figure(go.Scatter(x=edges_x, y=edges_y, mode="lines", line=dict(color="#9aa5ad"), hoverinfo="skip",
                                showlegend=False))
     xs, ys = zip(*nodes.values()) if nodes else ((), ())
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="text", text=[shown_token(p[-1]) for p in nodes], showlegend=False,
-                             textfont=dict(family="monospace", size=14), hoverinfo="skip"))
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers+text", text=[shown_token(p[-1]) for p in nodes],
+                             textposition="top center", marker=dict(size=7, color=COLORS["history"]),
+                             showlegend=False, textfont=dict(family="monospace", size=14), hoverinfo="skip"))
     fig.add_trace(go.Scatter(
         x=[x + 0.6 for (x, _), _, _ in leaves], y=[y for (_, y), _, _ in leaves], mode="text",
         text=[f"score {score:.3f}" + (" (best)" if rank == 0 else "") for _, score, rank in leaves],
@@ -82,7 +83,7 @@ def beam_tree(hypotheses: Sequence[tuple[Sequence[str], float]], title: str = "B
     ))  # fmt: skip
     fig.update_xaxes(title_text="decoding step", dtick=1, range=[-0.5, max(xs, default=0) + 3])
     fig.update_yaxes(title_text="hypothesis (best on top)", autorange="reversed", showticklabels=False,
-                     range=[len(hypotheses) - 0.5, -0.5])
-    fig = base_layout(fig, title, max(220, 70 + 40 * len(hypotheses)))
+                     range=[len(hypotheses) - 0.5, -0.9])  # room for the first row's labels
+    fig = base_layout(fig, title, max(240, 90 + 50 * len(hypotheses)))
     fig.update_layout(hovermode=False)
     return fig

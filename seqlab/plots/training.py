@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from seqlab.plots.style import COLORS, base_layout
 from seqlab.tasks.loss_scale import LossScale, plain_scale
+from seqlab.tasks.translate import FREE_RUNNING
 
 
 def nice_log_ticks(low: float, high: float) -> list[float]:
@@ -83,6 +84,17 @@ def loss_curves(
                     mode="lines+markers",
                     line=dict(width=2, color=COLORS["val"]),
                     marker=dict(size=8, symbol="diamond"),
+                )
+            )
+        if any(FREE_RUNNING in e for e in epochs):  # a translation: fed its own tokens, not the reference's
+            fig.add_trace(
+                go.Scatter(
+                    x=[e["epoch"] for e in epochs if FREE_RUNNING in e],
+                    y=scale.values(e[FREE_RUNNING] for e in epochs if FREE_RUNNING in e),
+                    name="validation, free-running",
+                    mode="lines+markers",
+                    line=dict(width=2, color=COLORS["val"], dash="dot"),
+                    marker=dict(size=8, symbol="diamond-open"),
                 )
             )
     fig.update_yaxes(title_text=scale.title, type="log" if log_y else "linear")

@@ -118,6 +118,9 @@ class Task:
             (a language run's raw-string endpoint).
         curve: ``(unit, data_options) -> LossScale``, how its loss curves read
             (``seqlab.tasks.loss_scale``); None: the loss itself.
+        callbacks: ``(data) -> [keras.callbacks.Callback]`` that training runs before
+            its own, e.g. one that adds a task's validation figure to every epoch's
+            logs (a translation's free-running loss); None: none.
     """
 
     name: str
@@ -141,6 +144,7 @@ class Task:
     causal: bool = False
     export: Callable[[keras.Model, SequenceData, Path], None] = export_serve
     curve: Callable[[str, dict], LossScale] | None = None
+    callbacks: Callable[[SequenceData], list] | None = None
 
     def loss_scale(self, unit: str = "", data_options: dict | None = None) -> LossScale:
         """How this task's loss curves read, for data in ``unit`` with the dataset's (resolved) options."""

@@ -13,6 +13,10 @@ position over the reference's tokens and ``[EOS]``), BLEU (over characters when 
 characters) and chrF (sacrebleu, 0-100), against the baseline
 that copies the source unchanged.
 
+Every epoch also logs ``val_free_running_loss``: the validation loss with the decoder fed its own previous
+tokens, as it is when it translates; the gap to the teacher-forced ``val_loss`` is the exposure bias that
+scheduled sampling (``teacher_forcing`` below 1) narrows.
+
 The run keeps both tokenisers (``tokenizer.json`` for the source, ``target_tokenizer.json``); every
 architecture builds its whole model (``seqlab.models.seq2seq``), so the task has no head.
 """
@@ -98,6 +102,26 @@ def greedy_predict(model, inputs) -> np.ndarray:
     return greedy_targets(model, np.asarray(sources), START_ID, EOS_ID, model.inputs[1].shape[1])
 
 
+FREE_RUNNING = "val_free_running_loss"
+
+
+def free_running_callbacks(data: SequenceData) -> list:
+    """A callback that logs ``val_free_running_loss`` at every epoch's end, beside Keras's teacher-forced
+    ``val_loss`` (``seqlab.translation.free_running_loss`` on the validation pairs)."""
+    import keras
+
+    from seqlab.translation import free_running_loss
+
+    val = data.splits["val"]
+
+    class FreeRunningLoss(keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            if logs is not None and len(val):
+                logs[FREE_RUNNING] = free_running_loss(self.model, val.x, val.y, START_ID)
+
+    return [FreeRunningLoss()]
+
+
 def save_tokenizers(folder: Path, data: SequenceData) -> list[str]:
     """The source tokeniser (``tokenizer.json``) and the target one (``target_tokenizer.json``), as JSON."""
     text = json.dumps(target_tokenizer_of(data).to_dict(), indent=1, ensure_ascii=False)
@@ -133,5 +157,6 @@ TRANSLATE = register_task(
         save_assets=save_tokenizers,
         load_assets=load_tokenizers,
         export=export_translator,
+        callbacks=free_running_callbacks,
     )
 )

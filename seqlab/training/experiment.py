@@ -84,7 +84,7 @@ def run_experiment(
 
     device = device_name()
     events = EventCallback(emit, cancel, device)
-    callbacks = [events]
+    callbacks = [*(task.callbacks(data) if task.callbacks else []), events]  # theirs first: events see their logs
     if spec.early_stopping:
         callbacks.append(
             keras.callbacks.EarlyStopping(patience=spec.early_stopping, restore_best_weights=True)

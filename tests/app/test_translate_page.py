@@ -32,11 +32,17 @@ def titles(at) -> list[str]:
     return [json.loads(chart.proto.spec)["layout"]["title"]["text"] for chart in at.get("plotly_chart")]
 
 
-def test_a_run_keeps_its_scores_and_both_tokenizers(translation_run):
+def test_a_run_keeps_its_scores_both_tokenizers_and_its_free_running_loss(translation_run):
+    from seqlab.plots import loss_curves
+
     metrics = translation_run.metrics
     assert set(metrics["model"]) == {"exact_match", "token_accuracy", "bleu", "chrf"}
     assert set(metrics["baselines"]) == {"copy_source"}
     assert (translation_run.path / "target_tokenizer.json").is_file()
+    [epoch] = translation_run.history["epoch"]
+    assert epoch["val_free_running_loss"] > 0 and epoch["val_loss"] > 0  # teacher-forced and free-running
+    figure = loss_curves([], translation_run.history["epoch"])
+    assert [trace.name for trace in figure.data][-1] == "validation, free-running"
 
 
 def test_translate_page_shows_outputs_the_attention_map_and_the_beam(open_page, runs_dir, translation_run):
