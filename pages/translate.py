@@ -33,18 +33,15 @@ except (KeyError, ValueError, RuntimeError, OSError) as err:
     data = None
 count = len(data.splits["test"]) if data is not None else 0
 i = results.pick_test_item(run, data, count, key=f"translate.sample.{run.run_id}",
-                           label="Start from test pair") if count > 1 else 0
-held_out, reference = view.test_source(data, i)
-text = st.text_input(f"Source text (up to {run.meta.lookback} tokens are read)", value=held_out,
-                     key=f"translate.text.{run.run_id}.{i}", max_chars=view.MAX_CHARS)
-if not text.strip():
-    st.info("The source box is empty: type a text to translate, or pick a test pair above.")
+                           label="Test pair") if count > 1 else 0
+source = view.read_source(run, data, i, key="translate")
+if source is None:  # the reader said why
     st.stop()
-reference = reference if text == held_out else None
+reference = source.reference
 try:
-    greedy, beams = cache.translations(run, text, width, alpha)
+    greedy, beams = cache.translations(run, source.text, source.row, width, alpha)
 except ValueError as err:
-    st.error(f"Cannot translate this text: {err}")
+    st.error(f"Cannot translate this source: {err}")
     st.stop()
 
 first, second = st.columns(2)
@@ -52,7 +49,7 @@ first.metric("Greedy translation", greedy.text or "(empty)", border=True,
              help="The most probable token at every step, from [START] to [EOS].")
 second.metric(f"Best of a beam of {width}", beams[0].text or "(empty)", border=True,
               delta=None if reference is None else f"reference: {reference}", delta_color="off", delta_arrow="off")
-if greedy.source and len(greedy.source) == run.meta.lookback:
+if source.text is not None and len(greedy.source) == run.meta.lookback:
     st.caption(f"The source fills the model's window of {run.meta.lookback} tokens: a longer text was cut there.")
 view.outputs_table(greedy, beams, reference)
 

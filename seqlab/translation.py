@@ -50,13 +50,20 @@ class Translation:
     positions: np.ndarray | None
 
 
+def real_steps(sources: np.ndarray) -> np.ndarray:
+    """``(N, S)``: True on the real source steps (ids other than padding; every step of numbers)."""
+    sources = np.asarray(sources)
+    return sources != PAD_ID if sources.ndim == 2 else np.ones(sources.shape[:2], dtype=bool)
+
+
 def _numpy(tensors):
     return [np.asarray(ops.convert_to_numpy(t)) for t in tensors]
 
 
 def encode(model, sources: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     """The encoder's top states ``(N, S, units)`` and its last states (flat, layer by layer)."""
-    values, *states = _numpy(model.get_layer(ENCODER)(np.asarray(sources, dtype="int32"), training=False))
+    encoder = model.get_layer(ENCODER)
+    values, *states = _numpy(encoder(np.asarray(sources, dtype=encoder.inputs[0].dtype), training=False))
     return values, states
 
 
@@ -64,7 +71,7 @@ def decoder_next(model, sources: np.ndarray) -> decoding.NextFn:
     """The decoders' ``next`` for the source rows ``sources`` ``(N, S)`` (the prompts are ``[[START]]`` each)."""
     decoder = model.get_layer(DECODER)
     values, states = encode(model, sources)
-    first = {"values": values, "mask": np.asarray(sources) != PAD_ID, "states": states, "t": np.zeros(len(values))}
+    first = {"values": values, "mask": real_steps(sources), "states": states, "t": np.zeros(len(values))}
     if decoder.input_feeding:
         first["feed"] = np.zeros((len(values), decoder.units), dtype="float32")
 
@@ -118,7 +125,7 @@ def free_running_loss(model, sources: np.ndarray, targets: np.ndarray, start_id:
     for first in range(0, len(sources), batch):
         x, y = np.asarray(sources[first : first + batch]), np.asarray(targets[first : first + batch])
         values, states = encode(model, x)
-        states, mask = decoder.group(states), x != PAD_ID
+        states, mask = decoder.group(states), real_steps(x)
         feed = np.zeros((len(x), decoder.units), "float32") if decoder.input_feeding else None
         previous = np.full(len(x), start_id, dtype="int32")
         for t in range(y.shape[1]):
@@ -137,7 +144,7 @@ def replay(model, source: np.ndarray, ids: list[int], start_id: int) -> tuple[np
     the attention weights ``(T, S)`` and local attention's ``p_t`` ``(T,)`` (``None`` where there are none)."""
     decoder = model.get_layer(DECODER)
     values, states = encode(model, np.asarray(source)[None])
-    mask = (np.asarray(source) != PAD_ID)[None]
+    mask = real_steps(np.asarray(source)[None])
     states = decoder.group(states)
     feed = np.zeros((1, decoder.units), "float32") if decoder.input_feeding else None
     previous, probs, weights, positions = start_id, [], [], []
@@ -164,30 +171,41 @@ def source_ids(tokenizer: Tokenizer, text: str, length: int) -> tuple[np.ndarray
     return padded, [tokenizer.vocab[i] for i in ids]
 
 
-def translate(model, source: Tokenizer, target: Tokenizer, texts: list[str], width: int = 1,
-              length_penalty: float = 0.0, all_beams: bool = False) -> list[Translation] | list[list[Translation]]:
-    """Translate raw ``texts``: greedy (``width`` 1) or the best of a beam search (every beam with ``all_beams``).
+def translate_sources(model, target: Tokenizer, sources: np.ndarray, read: list[list[str]], width: int = 1,
+                      length_penalty: float = 0.0, all_beams: bool = False):
+    """Translate source rows ``sources`` (ids ``(N, S)``, or numbers ``(N, S, F)``; ``read``: each row's
+    labels): greedy (``width`` 1) or the best of a beam search (every beam with ``all_beams``).
 
     Raises:
-        ValueError: an empty text, or a beam width outside 1 .. 16.
+        ValueError: a beam width outside 1 .. 16.
     """
     if not 1 <= int(width) <= MAX_WIDTH:
         raise ValueError(f"The beam width must be 1 to {MAX_WIDTH}, got {width}.")
-    length, max_tokens = model.inputs[0].shape[1], model.inputs[1].shape[1]
-    read = [source_ids(source, text, length) for text in texts]
-    sources = np.stack([ids for ids, _ in read])
     eos, start = target.special_id(EOS), target.special_id(START)
-    found = decode_ids(model, sources, start, eos, max_tokens, int(width), length_penalty, all_beams)
+    found = decode_ids(model, sources, start, eos, model.inputs[1].shape[1], int(width), length_penalty,
+                       all_beams)
 
     def written(row: int, g) -> Translation:
         probabilities, attention, positions = replay(model, sources[row], list(g.tokens), start)
         tokens = [target.vocab[i] for i in g.tokens if i != eos]
-        return Translation(read[row][1], tokens, target.decode([i for i in g.tokens if i != eos]), g.log_prob,
+        return Translation(read[row], tokens, target.decode([i for i in g.tokens if i != eos]), g.log_prob,
                            g.score, g.finished, probabilities, attention, positions)
 
     if all_beams:
         return [[written(row, g) for g in beams] for row, beams in enumerate(found)]
     return [written(row, g) for row, g in enumerate(found)]
+
+
+def translate(model, source: Tokenizer, target: Tokenizer, texts: list[str], width: int = 1,
+              length_penalty: float = 0.0, all_beams: bool = False) -> list[Translation] | list[list[Translation]]:
+    """Translate raw ``texts`` (``translate_sources`` on their ids).
+
+    Raises:
+        ValueError: an empty text, or a beam width outside 1 .. 16.
+    """
+    read = [source_ids(source, text, model.inputs[0].shape[1]) for text in texts]
+    return translate_sources(model, target, np.stack([ids for ids, _ in read]), [tokens for _, tokens in read],
+                             width, length_penalty, all_beams)
 
 
 def run_tokenizers(run) -> tuple[Tokenizer, Tokenizer]:

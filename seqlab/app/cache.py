@@ -12,7 +12,7 @@ from seqlab.data import SequenceData, load_dataset
 from seqlab.export import load_serving
 from seqlab.generate import GeneratedText, generate_text
 from seqlab.text import Tokenizer
-from seqlab.translation import run_tokenizers, translate
+from seqlab.translation import run_tokenizers, translate, translate_sources
 from seqlab.inspect import (
     GradientTrace, TokenAttribution, Trace, gradient_through_time, sentence_probabilities, token_attribution, trace,
 )
@@ -182,20 +182,28 @@ def attribution(run: Run, ids, target: int, method: str, position: int | None = 
 
 
 @st.cache_data(show_spinner="Translating…", max_entries=64)
-def _translations(path: str, created: str, text: str, width: int, length_penalty: float) -> list:
+def _translations(path: str, created: str, text: str | None, row: int | None, width: int,
+                  length_penalty: float) -> list:
     folder = Path(path)
     run = RunStore(folder.parent).read(folder.name)
     source, target = run_tokenizers(run)
     model = _model(path, created)
-    [beams] = translate(model, source, target, [text], width, length_penalty, all_beams=True)
-    [greedy] = translate(model, source, target, [text])
+    if text is not None:
+        [beams] = translate(model, source, target, [text], width, length_penalty, all_beams=True)
+        [greedy] = translate(model, source, target, [text])
+    else:  # a test source of numbers (an image's rows)
+        x = _dataset(run.spec["dataset"], _key(run.spec.get("data_options"))).splits["test"].x[row : row + 1]
+        read = [[f"row{k}" for k in range(1, x.shape[1] + 1)]]
+        [beams] = translate_sources(model, target, x, read, width, length_penalty, all_beams=True)
+        [greedy] = translate_sources(model, target, x, read)
     return [greedy, *beams]
 
 
-def translations(run: Run, text: str, width: int, length_penalty: float) -> tuple:
-    """``(greedy, beams)``: the run's greedy translation of ``text`` and the ``width`` hypotheses of its beam
-    search, best first (``seqlab.translation``); raises ``ValueError`` for an empty text."""
-    greedy, *beams = _translations(str(run.path), run.meta.created, text, int(width), float(length_penalty))
+def translations(run: Run, text: str | None, row: int | None, width: int, length_penalty: float) -> tuple:
+    """``(greedy, beams)``: the run's greedy translation of ``text`` (or of test source ``row``, for a source of
+    numbers) and the ``width`` hypotheses of its beam search, best first (``seqlab.translation``); raises
+    ``ValueError`` for an empty text."""
+    greedy, *beams = _translations(str(run.path), run.meta.created, text, row, int(width), float(length_penalty))
     return greedy, beams
 
 

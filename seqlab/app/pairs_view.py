@@ -31,30 +31,34 @@ def target_text(data: SequenceData, ids) -> str:
 @view_for(DATA_PREVIEWS, "translate")
 def pairs_preview(info: DatasetInfo, data: SequenceData) -> None:
     """Pairs and token lengths per split, both vocabularies, and the first test pairs as encoded."""
+    steps = {name: (split.mask.sum(axis=1) if split.mask is not None else np.full(len(split), data.lookback))
+             for name, split in data.splits.items()}  # a source of numbers has no padding
     lengths = {
         name: {
             "pairs": len(split),
-            "source tokens (mean)": split.mask.sum(axis=1).mean(),
-            "source tokens (max)": split.mask.sum(axis=1).max(),
+            "source steps (mean)": steps[name].mean(),
+            "source steps (max)": steps[name].max(),
             "target tokens + EOS (mean)": (split.y != PAD_ID).sum(axis=1).mean(),
             "target tokens + EOS (max)": (split.y != PAD_ID).sum(axis=1).max(),
         }
         for name, split in data.splits.items()
     }
+    source = (f"{data.tokenizer.kind} tokens, vocabulary {data.tokenizer.vocab_size:,}" if data.tokenizer is not None
+              else f"{data.lookback} steps of {len(data.features)} numbers")
     st.markdown(
-        f"**Pairs and lengths in each split** (source: {data.tokenizer.kind} tokens, vocabulary "
-        f"{data.tokenizer.vocab_size:,}; target: {data.target_tokenizer.kind} tokens, vocabulary "
-        f"{data.target_tokenizer.vocab_size:,}, fitted on the training pairs only)"
+        f"**Pairs and lengths in each split** (source: {source}; target: {data.target_tokenizer.kind} tokens, "
+        f"vocabulary {data.target_tokenizer.vocab_size:,}, fitted on the training pairs only)"
     )
     st.dataframe(pd.DataFrame(lengths).T, width="stretch", column_config={
-        c: st.column_config.NumberColumn(format="%.1f") for c in ("source tokens (mean)", "target tokens + EOS (mean)")
+        c: st.column_config.NumberColumn(format="%.1f") for c in ("source steps (mean)", "target tokens + EOS (mean)")
     })  # fmt: skip
     test = data.splits["test"]
     rows = np.arange(min(EXAMPLES, len(test)))
     table = pd.DataFrame({
-        "source (as the encoder reads it)": [data.tokenizer.decode(test.x[i]) for i in rows],
+        "source": data.frame["source"].iloc[test.origin[rows]].to_numpy(),
+        **({"source (as the encoder reads it)": [data.tokenizer.decode(test.x[i]) for i in rows]}
+           if data.tokenizer is not None else {}),
         "target (as the decoder writes it)": [target_text(data, test.y[i]) for i in rows],
-        "source as given": data.frame["source"].iloc[test.origin[rows]].to_numpy(),
     })  # fmt: skip
     st.markdown(f"**The first {len(rows)} test pairs** (sources of at most S = {data.lookback} tokens, "
                 f"targets of at most L = {data.horizon} with their [EOS])")  # fmt: skip
@@ -72,7 +76,7 @@ def translations_view(run: Run, preds: dict, data: SequenceData, key: str) -> No
     st.markdown(f"**Test translations** (greedy): {int(right.sum()):,} of {len(right):,} exactly right; "
                 + ("the wrong ones first" if (~right).any() else "every one right"))
     st.dataframe(pd.DataFrame({
-        "source": [data.tokenizer.decode(test.x[i]) for i in order],
+        "source": data.frame["source"].iloc[test.origin[order]].to_numpy(),
         "reference": [references[i] for i in order],
         "model": [written[i] for i in order],
         "right": right[order],
@@ -87,7 +91,7 @@ def served_pair(run: Run, data: SequenceData, i: int, served, stored, key: str) 
     test, target = data.splits["test"], data.target_tokenizer
     choices = np.asarray(served).argmax(axis=-1)  # (L,): teacher-forced next-token choices
     real = test.y[i] != PAD_ID
-    st.markdown(f"> {data.tokenizer.decode(test.x[i])}")
+    st.markdown(f"> {data.frame['source'].iloc[int(test.origin[i])]}")
     right = int((choices[real] == test.y[i][real]).sum())
     return [("Reference", translation_text(target, test.y[i])),
             ("SavedModel, teacher-forced", translation_text(target, np.where(real, choices, PAD_ID))),

@@ -7,6 +7,8 @@ run's decoder and attention layer, the code that computed them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -16,7 +18,7 @@ from seqlab.app.format import stacked_latex
 from seqlab.data import SequenceData
 from seqlab.layers.docs import equations
 from seqlab.models.seq2seq import DECODER
-from seqlab.plots.attention import attention_map, beam_tree
+from seqlab.plots.attention import attention_map, beam_tree, source_image
 from seqlab.runs import Run
 from seqlab.text.tokenizer import EOS
 from seqlab.translation import Translation
@@ -51,12 +53,44 @@ def controls(key: str) -> tuple[int, float]:
     return width, alpha
 
 
-def test_source(data: SequenceData | None, i: int) -> tuple[str, str | None]:
-    """Test pair ``i``'s source text and its reference (``("", None)`` without data)."""
-    if data is None or not len(data.splits["test"]):
-        return "", None
-    row = data.frame.iloc[int(data.splits["test"].origin[i])]
-    return str(row["source"]), str(row["target"])
+@dataclass(frozen=True)
+class Source:
+    """What the page translates: a typed ``text``, or test source ``row`` of a run that reads numbers."""
+
+    text: str | None = None
+    row: int | None = None
+    reference: str | None = None
+
+
+def typed_text(run: Run, data: SequenceData | None, i: int, key: str) -> Source | None:
+    """A text box holding test pair ``i``'s source; its reference counts while the text is unchanged."""
+    held_out, reference = "", None
+    if data is not None and len(data.splits["test"]):
+        row = data.frame.iloc[int(data.splits["test"].origin[i])]
+        held_out, reference = str(row["source"]), str(row["target"])
+    text = st.text_input(f"Source text (up to {run.meta.lookback} tokens are read)", value=held_out,
+                         key=f"{key}.text.{run.run_id}.{i}", max_chars=MAX_CHARS)
+    if not text.strip():
+        st.info("The source box is empty: type a text to translate, or pick a test pair above.")
+        return None
+    return Source(text=text, reference=reference if text == held_out else None)
+
+
+def test_image(run: Run, data: SequenceData | None, i: int, key: str) -> Source | None:
+    """Test source ``i`` of numbers (an image read row by row), drawn, and its reference."""
+    if data is None:
+        st.info("This run reads numbers, not text: its test sources come from its dataset, which cannot be loaded.")
+        return None
+    test = data.splits["test"]
+    image = np.asarray(test.x[i])
+    st.plotly_chart(source_image(image, run.meta.units.get(run.meta.features[0], "")),
+                    key=f"{key}.image.{run.run_id}.{i}", width="content")
+    return Source(row=i, reference=str(data.frame["target"].iloc[int(test.origin[i])]))
+
+
+def read_source(run: Run, data: SequenceData | None, i: int, key: str) -> Source | None:
+    """A text box for a run that reads text, the test image for one that reads numbers."""
+    return (typed_text if results.reads_text(run) else test_image)(run, data, i, key)
 
 
 def outputs_table(greedy: Translation, beams: list[Translation], reference: str | None) -> None:

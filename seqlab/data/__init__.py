@@ -10,7 +10,7 @@ from seqlab.data import shakespeare_text, user_text_dataset, user_series  # noqa
 from seqlab.data import airpassengers, dax, elecdaily, sunspots, taylor  # noqa: E402,F401  isort: skip
 from seqlab.data import movie_sentiment, user_text_classes  # noqa: E402,F401  isort: skip
 from seqlab.data import japanese_vowels, written_dates  # noqa: E402,F401  isort: skip
-from seqlab.data import dates, ding_en_de, numbers_en_de, toy_pairs, user_pairs  # noqa: E402,F401  isort: skip
+from seqlab.data import dates, digit_names, ding_en_de, numbers_en_de, toy_pairs, user_pairs  # noqa: E402,F401  isort: skip
 
 __all__ = [
     "TASKS",

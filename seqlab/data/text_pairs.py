@@ -47,8 +47,8 @@ TARGET_SPECIALS = (START, EOS)  # ids 2 and 3 of the target vocabulary
 START_ID, EOS_ID = 2, 3
 # The shared text options, kept as given (a translation's case, punctuation and spacing are part of it).
 PAIR_TEXT_DEFAULTS = {
-    **{k: TEXT_DEFAULTS[k] for k in ("tokenizer", "vocab_size", "embedding_dim", "lowercase",
-                                     "strip_punctuation", "collapse_whitespace")},
+    **{k: TEXT_DEFAULTS[k] for k in ("tokenizer", "vocab_size", "lowercase", "strip_punctuation",
+                                     "collapse_whitespace")},  # the embeddings' size is the model's option
     "max_source_tokens": 0,  # S, the lookback: longer sources keep their first S tokens; 0: the longest source
     "max_target_tokens": 0,  # L - 1: pairs with longer targets are dropped; 0: the longest target
     "val_fraction": 0.1,
@@ -57,7 +57,7 @@ PAIR_TEXT_DEFAULTS = {
 }  # fmt: skip
 PAIR_TEXT_CHOICES = TEXT_CHOICES
 PAIR_TEXT_RANGES = {
-    **{k: TEXT_RANGES[k] for k in ("vocab_size", "embedding_dim")},
+    "vocab_size": TEXT_RANGES["vocab_size"],
     "max_source_tokens": Range(0, 100_000, limit="max_sequence_length"),
     "max_target_tokens": Range(0, 100_000, limit="max_sequence_length"),
 }

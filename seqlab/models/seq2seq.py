@@ -1,6 +1,7 @@
 r"""The encoder-decoder (sequence to sequence) for translation, with or without attention.
 
-The **encoder** embeds the source ids (padding masked) and reads them with ``layers`` recurrent layers of
+The **encoder** embeds the source ids (padding masked), or scales a source of numbers (an image read row by
+row, for a caption), and reads them with ``layers`` recurrent layers of
 seqlab's cells (optionally bidirectional, $h_j = [\overrightarrow{h}_j ; \overleftarrow{h}_j]$ projected
 back to ``units``); its top states are the values attention reads, its last states start the decoder
 (the notes' context vector). The **decoder** (``seqlab.layers.decoder.AttentionDecoder``) reads
@@ -37,17 +38,40 @@ DEFAULTS = {
 }  # fmt: skip
 
 
+def source_input(data: SequenceData) -> keras.KerasTensor:
+    """The source: ``S`` token ids, or ``S`` steps of ``F`` numbers (an image's rows, for a caption)."""
+    import keras
+
+    from seqlab.tasks.translate import translate_inputs
+
+    spec = translate_inputs(data)[0]
+    return keras.Input(shape=spec.shape, dtype=spec.dtype, name=spec.name)
+
+
+def real_steps(source) -> keras.KerasTensor:
+    """``(B, S)``: True on the source's real steps (token ids other than padding; every step of numbers)."""
+    from keras import ops
+
+    from seqlab.text import PAD_ID
+
+    return ops.not_equal(source, PAD_ID) if len(source.shape) == 2 else ops.ones_like(source[..., 0], dtype="bool")
+
+
 def build_encoder(data: SequenceData, cell: str, units: int, layers: int, bidirectional: bool,
                   embedding_dim: int) -> keras.Model:
-    """``source (B, S) -> [values (B, S, units), *the last states of every layer]``."""
+    """``source -> [values (B, S, units), *the last states of every layer]``."""
     import keras
 
     from seqlab.layers.recurrent import GRU, LSTM, SimpleRNN
+    from seqlab.tasks.numeric import scale_inputs
 
     layer_cls = {"simple_rnn": SimpleRNN, "lstm": LSTM, "gru": GRU}[cell]
-    source = keras.Input(shape=(data.lookback,), dtype="int32", name="source")
-    x = keras.layers.Embedding(data.tokenizer.vocab_size, embedding_dim, mask_zero=True,
-                               name="source_embedding")(source)
+    source = source_input(data)
+    if data.tokenizer is not None:  # ids: a learned embedding, the padding masked
+        x = keras.layers.Embedding(data.tokenizer.vocab_size, embedding_dim, mask_zero=True,
+                                   name="source_embedding")(source)
+    else:  # numbers: scaled by the training statistics, inside the model
+        x = scale_inputs(data)(source)
     last = []
     for i in range(layers):
         rnn = layer_cls(units, return_sequences=True, return_state=True, name=f"encoder_{cell}_{i + 1}")
@@ -70,17 +94,15 @@ def build_seq2seq(data: SequenceData, cell: str, units: int, layers: int, bidire
                   attention: str, score: str, predictive: bool, half_width: int, input_feeding: bool,
                   teacher_forcing: float, dropout: float) -> keras.Model:
     import keras
-    from keras import ops
 
     from seqlab.layers.decoder import AttentionDecoder
     from seqlab.models.task_model import TaskModel
-    from seqlab.text import PAD_ID
 
     units, layers = check_positive_int("units", units), check_positive_int("layers", layers)
     bidirectional, dropout = check_bool("bidirectional", bidirectional), check_dropout(dropout)
     embedding_dim = check_positive_int("embedding_dim", embedding_dim)
     encoder = build_encoder(data, cell, units, layers, bidirectional, embedding_dim)
-    source = keras.Input(shape=(data.lookback,), dtype="int32", name="source")
+    source = source_input(data)
     target_in = keras.Input(shape=(data.horizon,), dtype="int32", name="target_in")
     values, *states = encoder(source)
     decoder = AttentionDecoder(
@@ -90,7 +112,7 @@ def build_seq2seq(data: SequenceData, cell: str, units: int, layers: int, bidire
         input_feeding=check_bool("input_feeding", input_feeding), teacher_forcing=teacher_forcing,
         dropout=dropout, name=DECODER,
     )
-    probabilities = decoder(target_in, values, ops.not_equal(source, PAD_ID), states)
+    probabilities = decoder(target_in, values, real_steps(source), states)
     return TaskModel([source, target_in], probabilities, name=f"seq2seq_{attention}_translate")
 
 

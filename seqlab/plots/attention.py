@@ -1,4 +1,4 @@
-"""An encoder-decoder's attention map, and a beam search's hypotheses as a tree.
+"""An encoder-decoder's attention map, a beam search's hypotheses as a tree, and a source image.
 
 The map has one row per target token written and one column per source token: row t is the attention
 weights a_t(s) the decoder read the source with when it wrote token t (each row sums to 1). For local
@@ -49,6 +49,20 @@ def attention_map(weights: np.ndarray, source: Sequence[str], written: Sequence[
     return fig
 
 
+def source_image(image: np.ndarray, unit: str = "", title: str = "The source: one row per encoder step"
+                 ) -> go.Figure:
+    """A source of numbers ``(S, F)`` (an image, for a caption) as a grey heatmap, one row per encoder step."""
+    image = np.asarray(image, dtype="float64")
+    rows = [f"row {k}" for k in range(1, len(image) + 1)]
+    fig = go.Figure(go.Heatmap(z=image, y=rows, colorscale="Greys", colorbar=dict(title=unit or "value"),
+                               hovertemplate="%{y}, column %{x}: %{z}<extra></extra>"))
+    fig.update_yaxes(title_text="encoder step", autorange="reversed", type="category")
+    fig.update_xaxes(title_text="column", dtick=1)
+    fig = base_layout(fig, title, 300)
+    fig.update_layout(hovermode="closest", width=380)
+    return fig
+
+
 def beam_tree(hypotheses: Sequence[tuple[Sequence[str], float]], title: str = "Beam search: the hypotheses kept"
               ) -> go.Figure:
     """The final hypotheses ``(tokens, score)`` of a beam, best first, as a tree of their shared prefixes.
@@ -83,7 +97,7 @@ def beam_tree(hypotheses: Sequence[tuple[Sequence[str], float]], title: str = "B
     ))  # fmt: skip
     fig.update_xaxes(title_text="decoding step", dtick=1, range=[-0.5, max(xs, default=0) + 3])
     fig.update_yaxes(title_text="hypothesis (best on top)", autorange="reversed", showticklabels=False,
-                     range=[len(hypotheses) - 0.5, -0.9])  # room for the first row's labels
+                     range=[len(hypotheses) - 0.5, -1.3])  # room for the first row's labels
     fig = base_layout(fig, title, max(240, 90 + 50 * len(hypotheses)))
     fig.update_layout(hovermode=False)
     return fig

@@ -11,7 +11,7 @@ The test predictions are greedy translations: the model's own previous tokens fe
 to ``[EOS]``. They are judged by exact match (the whole output right), token accuracy (position by
 position over the reference's tokens and ``[EOS]``), BLEU (over characters when the target's tokens are
 characters) and chrF (sacrebleu, 0-100), against the baseline
-that copies the source unchanged.
+that copies the source unchanged (a text source; an image has none).
 
 Every epoch also logs ``val_free_running_loss``: the validation loss with the decoder fed its own previous
 tokens, as it is when it translates; the gap to the teacher-forced ``val_loss`` is the exposure bias that
@@ -33,7 +33,7 @@ from seqlab.data.text_pairs import EOS_ID, START_ID, TARGET_SPECIALS
 from seqlab.tasks.metrics import BLEU, CHRF, EXACT_MATCH, TOKEN_ACCURACY
 from seqlab.tasks.numeric import InputSpec
 from seqlab.tasks.task import Evaluation, Task, register_task
-from seqlab.tasks.text_inputs import load_tokenizer, save_tokenizer, tokenizer_of
+from seqlab.tasks.text_inputs import TOKENIZER_FILE, load_tokenizer, save_tokenizer
 from seqlab.tasks.translate_serving import export_translator
 from seqlab.tasks.translation_scores import bleu, chrf, exact_match, token_accuracy
 from seqlab.text import PAD_ID, Tokenizer
@@ -49,8 +49,10 @@ def target_tokenizer_of(data: SequenceData) -> Tokenizer:
 
 
 def translate_inputs(data: SequenceData) -> tuple[InputSpec, ...]:
-    """The source's ``S`` ids and the decoder's ``L`` teacher-forced ids."""
-    return InputSpec("source", (data.lookback,), "int32"), InputSpec("target_in", (data.horizon,), "int32")
+    """The source's ``S`` ids (or ``S`` steps of ``F`` numbers) and the decoder's ``L`` teacher-forced ids."""
+    source = InputSpec("source", (data.lookback,), "int32") if data.tokenizer is not None else \
+        InputSpec("source", (data.lookback, len(data.features)), "float32")  # fmt: skip
+    return source, InputSpec("target_in", (data.horizon,), "int32")
 
 
 def target_text(target: Tokenizer, ids) -> str:
@@ -82,15 +84,14 @@ def evaluate_translation(data: SequenceData, y_pred: np.ndarray) -> Evaluation:
     y_true = np.asarray(test.y, dtype="int32")
     references = [target_text(target, row) for row in y_true]
     hypotheses = [target_text(target, row) for row in y_pred]
-    sources = [tokenizer_of(data).decode([i for i in row if i != PAD_ID]) for row in test.x]
-    copies = np.stack([as_target_ids(target, s, y_true.shape[1]) for s in sources]) if len(sources) else y_true
     characters = target.kind == "char"  # BLEU over characters, as the model writes them
-    metrics = {
-        "model": translation_scores(references, hypotheses, y_true, y_pred, characters),
-        "baselines": {"copy_source": translation_scores(references, sources, y_true, copies, characters)},
-    }
-    predictions = {"y_true": y_true, "y_pred": np.asarray(y_pred, dtype="int32"), "origin": test.origin,
-                   "baseline_copy_source": copies}
+    metrics = {"model": translation_scores(references, hypotheses, y_true, y_pred, characters), "baselines": {}}
+    predictions = {"y_true": y_true, "y_pred": np.asarray(y_pred, dtype="int32"), "origin": test.origin}
+    if data.tokenizer is not None:  # a text source can be copied; an image cannot
+        sources = [data.tokenizer.decode([i for i in row if i != PAD_ID]) for row in test.x]
+        copies = np.stack([as_target_ids(target, s, y_true.shape[1]) for s in sources]) if len(sources) else y_true
+        metrics["baselines"]["copy_source"] = translation_scores(references, sources, y_true, copies, characters)
+        predictions["baseline_copy_source"] = copies
     return Evaluation(metrics, predictions)
 
 
@@ -123,14 +124,14 @@ def free_running_callbacks(data: SequenceData) -> list:
 
 
 def save_tokenizers(folder: Path, data: SequenceData) -> list[str]:
-    """The source tokeniser (``tokenizer.json``) and the target one (``target_tokenizer.json``), as JSON."""
+    """The source tokeniser (``tokenizer.json``, a text source's) and the target one (``target_tokenizer.json``)."""
     text = json.dumps(target_tokenizer_of(data).to_dict(), indent=1, ensure_ascii=False)
     (Path(folder) / TARGET_TOKENIZER_FILE).write_text(text, encoding="utf-8")
-    return [*save_tokenizer(folder, data), TARGET_TOKENIZER_FILE]
+    return [*(save_tokenizer(folder, data) if data.tokenizer is not None else []), TARGET_TOKENIZER_FILE]
 
 
 def load_tokenizers(folder: Path) -> dict:
-    """``{"tokenizer": source, "target_tokenizer": target}``."""
+    """``{"tokenizer": source (None for a source of numbers), "target_tokenizer": target}``."""
     path = Path(folder) / TARGET_TOKENIZER_FILE
     try:
         target = Tokenizer.from_dict(json.loads(path.read_text(encoding="utf-8")))
@@ -139,7 +140,8 @@ def load_tokenizers(folder: Path) -> dict:
                          "again.") from None
     except (ValueError, UnicodeDecodeError) as err:
         raise ValueError(f"{path} is damaged ({err}): delete the run or train it again.") from None
-    return {**load_tokenizer(folder), "target_tokenizer": target}
+    source = load_tokenizer(folder) if (Path(folder) / TOKENIZER_FILE).is_file() else {"tokenizer": None}
+    return {**source, "target_tokenizer": target}
 
 
 TRANSLATE = register_task(

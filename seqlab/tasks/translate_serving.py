@@ -4,8 +4,10 @@ Endpoints (the source tokeniser runs in the graph, ``seqlab.text.layers``; the t
 constant of the graph):
 
 - ``translate(texts)``: raw strings ``(N,)`` -> greedy translations ``(N,)``, from ``[START]`` to the first
-  ``[EOS]`` (or ``L`` tokens);
-- ``encode(source)``: source ids ``(N, S)`` -> the encoder's top states ``values`` and its last states;
+  ``[EOS]`` (or ``L`` tokens); for a source of numbers (an image, for a caption) ``translate(source)`` takes
+  ``(N, S, F)`` in their own units;
+- ``encode(source)``: source ids ``(N, S)`` (or numbers) -> the encoder's top states ``values`` and its last
+  states;
 - ``decode_step(previous, values, source_mask, step, feed, states)``: one decoder step, the next token's
   probabilities and the new states (the decoder of a beam search, in any language);
 - ``serve(source, target_in)``: the teacher-forced probabilities ``(N, L, V)``, as every run's ``serve``.
@@ -29,8 +31,8 @@ def export_translator(model: keras.Model, data: SequenceData, path: Path) -> Non
     import tensorflow as tf
     from keras.src.export.saved_model import get_input_signature  # what model.export uses for ``serve``
 
-    from seqlab.models.seq2seq import DECODER, ENCODER  # here: the models import the tasks
-    from seqlab.tasks.translate import EOS_ID, START_ID, target_tokenizer_of
+    from seqlab.models.seq2seq import DECODER, ENCODER, real_steps  # here: the models import the tasks
+    from seqlab.tasks.translate import EOS_ID, START_ID, target_tokenizer_of, translate_inputs
     from seqlab.text import PAD_ID
     from seqlab.text.layers import tokenizer_layer
 
@@ -39,22 +41,19 @@ def export_translator(model: keras.Model, data: SequenceData, path: Path) -> Non
     length, units, states = data.horizon, decoder.units, len(encoder.outputs) - 1
     archive = keras.export.ExportArchive()
     archive.track_and_add_endpoint("serve", model, get_input_signature(model))
-    tokenize = tokenizer_layer(data.tokenizer, sequence_length=data.lookback, keep="first")
-    archive.track(tokenize)  # its lookup table travels with the SavedModel
     vocabulary = tf.constant(target.vocab)
+    source_spec = translate_inputs(data)[0]
+    source_signature = tf.TensorSpec([None, *source_spec.shape], source_spec.dtype)
 
     def feed_of(values):
         return decoder.start_feed(values) if decoder.input_feeding else None
 
-    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
-    def translate(texts):
-        source = tokenize(texts)
+    def greedy(source):
         values, *last = encoder(source, training=False)
-        layer_states, feed = decoder.group(last), feed_of(values)
+        layer_states, feed, real = decoder.group(last), feed_of(values), real_steps(source)
         previous, written = tf.fill([tf.shape(source)[0]], START_ID), []
         for t in range(length):  # unrolled: L steps of the greedy decoder
-            probabilities, layer_states, feed, _, _ = decoder.step(previous, layer_states, values, source != 0, t,
-                                                                   feed)
+            probabilities, layer_states, feed, _, _ = decoder.step(previous, layer_states, values, real, t, feed)
             previous = tf.cast(tf.argmax(probabilities, axis=-1), tf.int32)
             written.append(previous)
         ids = tf.stack(written, axis=1)  # (N, L)
@@ -62,7 +61,15 @@ def export_translator(model: keras.Model, data: SequenceData, path: Path) -> Non
         tokens = tf.where(before_eos & (ids != PAD_ID), tf.gather(vocabulary, ids), "")  # as Tokenizer.decode
         return tf.strings.reduce_join(tokens, axis=1, separator=target.joiner)
 
-    @tf.function(input_signature=[tf.TensorSpec([None, data.lookback], tf.int32)])
+    if data.tokenizer is not None:  # raw strings in, the source tokeniser in the graph
+        tokenize = tokenizer_layer(data.tokenizer, sequence_length=data.lookback, keep="first")
+        archive.track(tokenize)  # its lookup table travels with the SavedModel
+        translate = tf.function(lambda texts: greedy(tokenize(texts)),
+                                input_signature=[tf.TensorSpec([None], tf.string)])
+    else:  # a source of numbers (an image's rows) in its own units
+        translate = tf.function(greedy, input_signature=[source_signature])
+
+    @tf.function(input_signature=[source_signature])
     def encode(source):
         values, *last = encoder(source, training=False)
         return {"values": values, **{f"state_{i}": s for i, s in enumerate(last)}}
