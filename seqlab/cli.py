@@ -429,13 +429,16 @@ def cmd_translate(args) -> int:
     from seqlab.translation import translate_run
 
     found = translate_run(run, args.text, width=args.beam, length_penalty=args.length_penalty)
+    notes = text_notes(run, args.text)
     if args.json:
-        print_json({"run_id": run.run_id, "translations": [
+        print_json({"run_id": run.run_id, "notes": notes, "translations": [
             {"source": text, "translation": t.text, "log_prob": t.log_prob, "score": t.score,
              "finished": t.finished} for text, t in zip(args.text, found)]})
     else:
         for text, t in zip(args.text, found):
             print(f"{text}\t{t.text}" + ("" if t.finished else "\t(no [EOS]: cut at the maximum length)"))
+        for note in notes:
+            print(f"note: {note}", file=sys.stderr)
     return 0
 
 

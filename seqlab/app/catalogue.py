@@ -50,6 +50,9 @@ AS_OPTION: dict[str, tuple[str, str]] = {
         "identity_init",
         "{titles} with identity_init (IRNN); clip_norm, clip_value; ‖∂L/∂h_t‖ on Inspect",
     ),
+    "Bahdanau attention": ("attention", "{titles} with attention=bahdanau (and bidirectional=true)"),
+    "Luong attention": ("attention", "{titles} with attention=luong (score dot, general, concat) or local "
+                                     "(local-m, or local-p with predictive=true)"),
 }
 
 
@@ -60,8 +63,18 @@ def _strategies() -> list[str]:
     return [f"any forecast run on the Forecast page or with seqlab forecast: {', '.join(titles)}"] if titles else []
 
 
+# The notes' task shapes, and the task that has each.
+SHAPES = {"classify": "many-to-one (classify)", "label": "many-to-many aligned (label)",
+          "translate": "many-to-many and one-to-many (translate; digit_names captions an image)"}
+
+
+def _task_shapes() -> list[str]:
+    tasks = {info.task for info in list_datasets()}
+    return [shape for task, shape in SHAPES.items() if task in tasks]
+
+
 # Families the notes teach as a way of using any model of a task: available when that mechanism exists.
-AS_FEATURE = {"Multi-step prediction": _strategies}
+AS_FEATURE = {"Multi-step prediction": _strategies, "Task shapes": _task_shapes}
 
 
 def _as_option(family: str, owners) -> list[str]:

@@ -82,3 +82,5 @@ def test_cli_translates_with_greedy_and_beam(capsys, runs_dir, translation_run):
     assert [r["source"] for r in rows] == ["123", "45"] and all("translation" in r for r in rows)
     code, _, err = run_cli(capsys, "translate", translation_run.run_id, "--text", " ")
     assert code == 2 and "is empty" in err
+    code, _, err = run_cli(capsys, "translate", translation_run.run_id, "--text", "1234512345123")
+    assert code == 0 and "text 1 has 13 char tokens; the model read its first" in err

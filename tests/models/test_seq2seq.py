@@ -133,3 +133,31 @@ print(json.dumps({{"texts": texts, "p": float(tf.reduce_sum(step["probabilities"
 """, tmp_path)
     assert served["texts"] == mine and not served["seqlab"]
     assert served["p"] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_an_image_captioner_attends_over_rows_and_its_savedmodel_captions_images_without_seqlab(tmp_path):
+    import keras
+
+    from seqlab.data import load_dataset
+    from seqlab.tasks.translate_serving import export_translator
+    from seqlab.translation import translate_sources
+
+    keras.utils.set_random_seed(0)
+    captions = load_dataset("digit_names")
+    model = build(captions, attention="bahdanau")
+    images = captions.splits["test"].x[:3]
+    rows = [[f"row{k}" for k in range(1, 9)]] * 3
+    found = translate_sources(model, captions.target_tokenizer, images, rows)
+    for caption in found:  # one weight per image row at every letter
+        assert caption.attention.shape == (len(caption.probabilities), 8)
+        np.testing.assert_allclose(caption.attention.sum(axis=1), 1.0, atol=1e-5)
+    export_translator(model, captions, tmp_path / "served")
+    np.save(tmp_path / "images.npy", images)
+    served = without_seqlab(f"""
+import json
+import numpy as np
+import tensorflow as tf
+served = tf.saved_model.load({str(tmp_path / "served")!r})
+print(json.dumps({{"texts": [t.decode() for t in served.translate(tf.constant(np.load("images.npy"))).numpy()]}}))
+""", tmp_path)
+    assert served["texts"] == [c.text for c in found] and not served["seqlab"]
