@@ -19,7 +19,7 @@ st.markdown(
     "honestly against simple baselines. Each recurrent cell is a Keras layer whose docstring holds its "
     "equations, every run is saved with its settings so it can be reproduced, and every trained model is "
     "exported as a TensorFlow **SavedModel** that serves without seqlab. The lecture's other families "
-    f"(attention, Transformers, BERT, GPT and more: {int((~table['Available']).sum())} in all) are "
+    f"(self-attention, Transformers, BERT, GPT and more: {int((~table['Available']).sum())} in all) are "
     "planned; the table below shows which can be trained now."
 )
 

@@ -145,7 +145,10 @@ PRESETS: dict[str, Preset] = {
                 "\"einundzwanzig\", the units before the tens, so the decoder must look back and forth in the "
                 "source. The numbers 0 to 999, a tenth of them never seen in training; the same GRU encoder-"
                 "decoder (64 units, 25 epochs) with no attention (the last encoder state is the only context), "
-                "Bahdanau's additive attention and Luong's general score. MEASURED. Open Translate with an "
+                "Bahdanau's additive attention and Luong's general score. Measured on 2 CPU cores (about 3.5 "
+                "minutes in all): without attention 2 % of the 100 held-out numbers come out exactly right "
+                "(57 % of their characters), Bahdanau 100 % (61 s of training), Luong 98 % (58 s). Open "
+                "Translate with an "
                 "attention run and type \"four hundred and twenty-one\": the map crosses where the units come "
                 "first."
             ),
