@@ -96,9 +96,9 @@ else:
                          classes=data.classes, title=f"Sequence {sample} ({split} split)")
     st.plotly_chart(fig, key="data.preview")
 
-if data.tokenizer is None:  # token ids have no meaningful mean: the text preview shows the corpus in numbers
+summary = data.summary().rename(columns={"50%": "median"})
+if data.tokenizer is None and not summary.empty:  # token ids have no meaningful mean; text pairs have no numbers
     st.subheader("Summary statistics")
-    summary = data.summary().rename(columns={"50%": "median"})
     st.dataframe(
         summary, width="stretch",
         column_config={"count": st.column_config.NumberColumn(format="%d")}

@@ -51,6 +51,11 @@ second.metric(f"Best of a beam of {width}", beams[0].text or "(empty)", border=T
               delta=None if reference is None else f"reference: {reference}", delta_color="off", delta_arrow="off")
 if source.text is not None and len(greedy.source) == run.meta.lookback:
     st.caption(f"The source fills the model's window of {run.meta.lookback} tokens: a longer text was cut there.")
+unknown = greedy.source.count("[UNK]")
+if unknown:
+    st.warning(f"{unknown} of the source's {len(greedy.source)} tokens are unknown to the run's tokeniser ([UNK]): "
+               "the model reads each as one token it never learnt. Use characters or words from its training "
+               "pairs.", icon=":material/help:")
 view.outputs_table(greedy, beams, reference)
 
 pictures, maths = st.columns([2, 1], gap="medium")

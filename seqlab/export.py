@@ -181,7 +181,7 @@ def predict_texts(run: Run, texts: list[str], trust: bool = False) -> pd.DataFra
 
 def text_notes(run: Run, texts: list[str]) -> list[str]:
     """What the text run's tokeniser makes of ``texts`` that the answer does not show: texts trimmed to the
-    run's window, and texts whose every token is unknown (their answer says nothing about their words)."""
+    run's window, and unknown tokens (a text of unknown tokens only: its answer says nothing about its words)."""
     from seqlab.text import UNK_ID
 
     tokenizer, notes = run.load_tokenizer(), []
@@ -190,9 +190,13 @@ def text_notes(run: Run, texts: list[str]) -> list[str]:
         if len(ids) > run.meta.lookback:
             notes.append(f"text {n} has {len(ids)} {tokenizer.kind} tokens; the model read its first "
                          f"{run.meta.lookback}.")
-        if ids and all(i == UNK_ID for i in ids):
+        unknown = sum(i == UNK_ID for i in ids)
+        if ids and unknown == len(ids):
             notes.append(f"every token of text {n} is unknown to the run's tokeniser ([UNK]): its answer says "
                          "nothing about its words; use words from the training data.")
+        elif unknown:
+            notes.append(f"{unknown} of the {len(ids)} tokens of text {n} are unknown to the run's tokeniser "
+                         "([UNK]): the model reads them as one token it never learnt.")
     return notes
 
 

@@ -138,8 +138,8 @@ def test_train_on_own_text_records_the_file_and_its_hash(capsys, runs_dir, tmp_p
 @pytest.mark.parametrize(
     "dataset, message",
     [
-        ("text:", "text:PATH or csv:PATH or textcsv:PATH for your own file"),
-        ("energy:x.csv", "text:PATH or csv:PATH or textcsv:PATH for your own file"),
+        ("text:", "text:PATH or csv:PATH or textcsv:PATH or pairs:PATH for your own file"),
+        ("energy:x.csv", "text:PATH or csv:PATH or textcsv:PATH or pairs:PATH for your own file"),
         ("text:/nonexistent/a.txt", "a.txt"),
         ("text", "needs a file"),
     ],

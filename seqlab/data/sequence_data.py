@@ -142,7 +142,10 @@ class SequenceData:
         return self.frame[self.target].to_numpy(dtype="float64")
 
     def summary(self) -> pd.DataFrame:
-        """Summary statistics per column, with units."""
-        stats = self.frame.describe().T
+        """Summary statistics per numeric column, with units (empty when the frame holds none: text pairs)."""
+        numbers = self.frame.select_dtypes("number")
+        if numbers.empty:
+            return pd.DataFrame()
+        stats = numbers.describe().T
         stats.insert(0, "unit", [self.units.get(c, "") for c in stats.index])
         return stats

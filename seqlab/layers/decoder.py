@@ -62,7 +62,19 @@ class AttentionDecoder(keras.layers.Layer):
         source_mask: ``(B, S)`` booleans, False on the source's padding.
         states: the encoder's last states, layer by layer (``h``, or ``h, c`` for an LSTM), in one flat list.
 
-    Returns ``(B, L, V)`` probabilities, masked where ``target_in`` is padding.
+    Returns:
+        ``(B, L, V)`` probabilities of the next target token at every step, masked where ``target_in`` is
+        padding; ``step`` gives one step's ``(B, V)`` and the new states.
+
+    Example:
+
+    ```python
+    decoder = AttentionDecoder(vocab_size=12, units=8, attention="luong", score="dot")
+    target_in = np.array([[2, 5, 7, 0]])  # [START], two tokens, padding
+    values = np.random.rand(1, 6, 8).astype("float32")  # the encoder's states h_j, S = 6
+    source_mask = np.array([[True] * 4 + [False] * 2])
+    p = decoder(target_in, values, source_mask, [np.zeros((1, 8), "float32")])  # (1, 4, 12)
+    ```
     """
 
     def __init__(self, vocab_size, embedding_dim=32, cell="gru", units=64, layers=1, attention="bahdanau",

@@ -5,8 +5,10 @@ import pytest
 from seqlab.data import list_datasets
 
 # Numeric datasets; text ones (a learned embedding): tests/app/test_data_text.py and the test below;
-# own files (a path option): test_text_upload.py, test_csv_upload.py, test_text_csv_upload.py.
-DATASETS = [d.name for d in list_datasets() if "embedding_dim" not in d.defaults and "path" not in d.defaults]
+# own files (a path option): test_text_upload.py, test_csv_upload.py, test_text_csv_upload.py;
+# translation pairs: test_pairs_pages.py.
+DATASETS = [d.name for d in list_datasets()
+            if "embedding_dim" not in d.defaults and "path" not in d.defaults and d.task != "translate"]
 
 
 def _spec(at, i=0) -> dict:

@@ -72,8 +72,12 @@ def test_families_follow_the_registry():
     assert table.set_index("Family").loc["GPT", "Train it as"] == "planned"
     rows = table.set_index("Family")
     assert rows.loc["Bidirectional RNN", "Available"]
-    assert rows.loc["Bidirectional RNN", "Train it as"] == "the bidirectional option of Elman RNN, LSTM, GRU"
+    assert rows.loc["Bidirectional RNN", "Train it as"] == (
+        "the bidirectional option of Elman RNN, LSTM, GRU, Encoder-decoder (RNN, attention)")
     assert "identity_init" in rows.loc["Gradient problems", "Train it as"]
+    for family in ("Encoder-decoder", "Bahdanau attention", "Luong attention", "Task shapes"):
+        assert rows.loc[family, "Available"], family
+    assert "one-to-many" in rows.loc["Task shapes", "Train it as"]
 
 
 def test_guard_skips_clear_session_only_while_training(monkeypatch):

@@ -1,5 +1,7 @@
 """Translation pairs on the Data page: a built-in dataset's preview, and the user's own tab-separated file."""
 
+import pytest
+
 from tests.app.conftest import texts
 
 
@@ -11,6 +13,23 @@ def test_a_translation_dataset_shows_its_pairs_as_encoded(open_page):
     assert list(lengths.index) == ["train", "val", "test"] and lengths.loc["test", "pairs"] == 500
     assert (pairs["target (as the decoder writes it)"].str.endswith("[EOS]")).all()
     assert (pairs["source (as the encoder reads it)"] == pairs["source"]).all()
+
+
+@pytest.mark.parametrize("name", ["numbers_en_de", "dates", "digit_names"])
+def test_every_built_in_translation_dataset_shows_its_pairs(open_page, name):
+    at = open_page("pages/data.py")
+    at.selectbox(key="data.dataset").set_value(name).run()
+    assert not at.exception and not at.error
+    lengths, pairs = at.dataframe[-2].value, at.dataframe[-1].value
+    assert list(lengths.index) == ["train", "val", "test"]
+    assert (pairs["target (as the decoder writes it)"].str.endswith("[EOS]")).all()
+
+
+def test_the_dictionary_pairs_say_how_to_install_them_when_missing(open_page, monkeypatch, tmp_path):
+    monkeypatch.setenv("SEQLAB_DING_FILE", str(tmp_path / "missing"))
+    at = open_page("pages/data.py")
+    at.selectbox(key="data.dataset").set_value("ding_en_de").run()
+    assert not at.exception and "apt-get install trans-de-en" in texts(at.error)
 
 
 def test_the_data_page_takes_a_pairs_file_and_names_bad_lines(open_page):

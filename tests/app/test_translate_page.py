@@ -59,6 +59,8 @@ def test_translate_page_shows_outputs_the_attention_map_and_the_beam(open_page, 
                  if json.loads(c.proto.spec)["layout"]["title"]["text"].startswith("Attention"))
     assert [trace.get("name") for trace in chart["data"][1:]] == ["p_t (predicted position)", "p_t − D", "p_t + D"]
     assert chart["data"][0]["x"] == ["1: 4", "2: 3", "3: 2", "4: 1"]
+    at.text_input[0].set_value("4x2").run()  # "x" is no digit the run has seen
+    assert "1 of the source's 3 tokens are unknown" in texts(at.warning)
     at.text_input[0].set_value("   ").run()
     assert "The source box is empty" in texts(at.info)
 
