@@ -10,15 +10,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from seqlab.data.scaler import Scaler
 from seqlab.data.sequence_data import SequenceData
-
-if TYPE_CHECKING:
-    import keras
 
 SCALER_FILE = "scaler.json"
 
