@@ -103,5 +103,6 @@ view_for(OUTPUT_TEXT, "translate")(lambda meta: "the target sequence, token by t
 
 @view_for(PLAN_TEXT, "translate")
 def _translation_plan(facts: dict, target: str, features: str) -> str:
-    return (f"Read a source of up to {facts['lookback']} tokens; write its {target} token by token, up to "
+    return (f"Read a source of up to {facts['lookback']} steps (tokens of a text, rows of an image); write its "
+            f"{target} token by token, up to "
             f"{facts['horizon'] - 1} and [EOS] (teacher forcing in training, greedy on the test split).")

@@ -153,7 +153,8 @@ TRANSLATE = register_task(
         evaluate=evaluate_translation,
         outputs=lambda meta: (meta.horizon, None),
         test_metrics=(EXACT_MATCH, TOKEN_ACCURACY, BLEU, CHRF),
-        baselines="The copy baseline writes the source unchanged (what a model that learned nothing might do).",
+        baselines="The copy baseline writes a text source unchanged (what a model that learned nothing might do); "
+                  "a source of numbers, such as an image, has none.",
         inputs=translate_inputs,
         predict=greedy_predict,
         save_assets=save_tokenizers,
