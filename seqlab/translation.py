@@ -67,13 +67,21 @@ def encode(model, sources: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     return values, states
 
 
-def decoder_next(model, sources: np.ndarray) -> decoding.NextFn:
-    """The decoders' ``next`` for the source rows ``sources`` ``(N, S)`` (the prompts are ``[[START]]`` each)."""
+def first_step(model, sources: np.ndarray) -> dict:
+    """What the decoder's first step reads for source rows ``sources``: the encoder's ``values``, the source
+    ``mask``, the encoder's last ``states`` (flat, as the first step's), ``t`` = 0 per row, and the input
+    ``feed`` z~_0 = 0 when the decoder feeds it."""
     decoder = model.get_layer(DECODER)
     values, states = encode(model, sources)
     first = {"values": values, "mask": real_steps(sources), "states": states, "t": np.zeros(len(values))}
     if decoder.input_feeding:
         first["feed"] = np.zeros((len(values), decoder.units), dtype="float32")
+    return first
+
+
+def decoder_next(model, sources: np.ndarray) -> decoding.NextFn:
+    """The decoders' ``next`` for the source rows ``sources`` ``(N, S)`` (the prompts are ``[[START]]`` each)."""
+    decoder, first = model.get_layer(DECODER), first_step(model, sources)
 
     def next_fn(tokens, state):
         state = first if state is None else state
@@ -124,12 +132,11 @@ def free_running_loss(model, sources: np.ndarray, targets: np.ndarray, start_id:
     decoder, total, count = model.get_layer(DECODER), 0.0, 0
     for first in range(0, len(sources), batch):
         x, y = np.asarray(sources[first : first + batch]), np.asarray(targets[first : first + batch])
-        values, states = encode(model, x)
-        states, mask = decoder.group(states), real_steps(x)
-        feed = np.zeros((len(x), decoder.units), "float32") if decoder.input_feeding else None
+        state = first_step(model, x)
+        states, feed = decoder.group(state["states"]), state.get("feed")
         previous = np.full(len(x), start_id, dtype="int32")
         for t in range(y.shape[1]):
-            p, states, feed, _, _ = decoder.step(previous, states, values, mask, t, feed)
+            p, states, feed, _, _ = decoder.step(previous, states, state["values"], state["mask"], t, feed)
             p = np.asarray(ops.convert_to_numpy(p), dtype="float64")
             real = y[:, t] != PAD_ID
             total -= float(np.log(np.clip(p[np.arange(len(y)), y[:, t]], 1e-12, 1.0))[real].sum())
@@ -142,14 +149,12 @@ def replay(model, source: np.ndarray, ids: list[int], start_id: int) -> tuple[np
                                                                             np.ndarray | None]:
     """Run one written output back through the decoder (teacher-forced): the probability of each id ``(T,)``,
     the attention weights ``(T, S)`` and local attention's ``p_t`` ``(T,)`` (``None`` where there are none)."""
-    decoder = model.get_layer(DECODER)
-    values, states = encode(model, np.asarray(source)[None])
-    mask = real_steps(np.asarray(source)[None])
-    states = decoder.group(states)
-    feed = np.zeros((1, decoder.units), "float32") if decoder.input_feeding else None
+    decoder, state = model.get_layer(DECODER), first_step(model, np.asarray(source)[None])
+    states, feed = decoder.group(state["states"]), state.get("feed")
     previous, probs, weights, positions = start_id, [], [], []
     for t, token in enumerate(ids):
-        p, states, feed, w, position = decoder.step(np.array([previous], "int32"), states, values, mask, t, feed)
+        p, states, feed, w, position = decoder.step(np.array([previous], "int32"), states, state["values"],
+                                                    state["mask"], t, feed)
         probs.append(float(ops.convert_to_numpy(p)[0, token]))
         if w is not None:
             weights.append(np.asarray(ops.convert_to_numpy(w))[0])
@@ -165,10 +170,8 @@ def source_ids(tokenizer: Tokenizer, text: str, length: int) -> tuple[np.ndarray
     ids = tokenizer.encode(text)
     if not str(text).strip() or not ids:
         raise ValueError("The source text is empty (nothing is left after standardisation): give it some words.")
-    ids = ids[:length]
-    padded = np.zeros(length, dtype="int32")
-    padded[: len(ids)] = ids
-    return padded, [tokenizer.vocab[i] for i in ids]
+    [padded], _ = tokenizer.pad_and_mask([ids], length)
+    return padded, [tokenizer.vocab[i] for i in ids[:length]]
 
 
 def translate_sources(model, target: Tokenizer, sources: np.ndarray, read: list[list[str]], width: int = 1,

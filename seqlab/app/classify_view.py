@@ -20,6 +20,7 @@ import streamlit as st
 
 from seqlab.app import cache, results
 from seqlab.app.inspect_text_view import readable_tokenizer, token_labels
+from seqlab.app.text_classes_view import encoded_sentence
 from seqlab.app.inspect_view import InspectInput
 from seqlab.app.task_views import ANSWERS, TEXT, view_for, view_of
 from seqlab.data import SequenceData
@@ -105,16 +106,9 @@ def read_sentence(run: Run, text: str, held_out: str, truth) -> Sentence | None:
     tokenizer = readable_tokenizer(run)
     if tokenizer is None:
         return None
-    ids = np.asarray(tokenizer.encode(text), dtype="int32")
-    if not len(ids):
-        st.info("Nothing is left of this text after the tokeniser's standardisation (punctuation only?): "
-                "type some words.")
+    ids = encoded_sentence(tokenizer, text, run.meta.lookback)
+    if ids is None:
         return None
-    longest = run.meta.lookback
-    if len(ids) > longest:
-        st.warning(f"{len(ids)} {tokenizer.kind} tokens; this run reads {longest}: reading the first {longest}.",
-                   icon=":material/content_cut:")
-        ids = ids[:longest]
     if (ids == UNK_ID).all():
         st.warning("Every word of this sentence is unknown to the run's tokeniser ([UNK]): the answer says "
                    "nothing about the words. Use words from the training sentences.", icon=":material/help:")
@@ -141,8 +135,7 @@ def show_answer(run: Run, sentence: Sentence, method: str, key: str) -> None:
         st.error(f"This run cannot read the sentence: {err}. Retrain it, or pick another run.")
 
 
-def contributions(run: Run, sentence: Sentence, attribution: TokenAttribution, explained: str,
-                  key: str) -> None:
+def contributions(sentence: Sentence, attribution: TokenAttribution, explained: str, key: str) -> None:
     """The sentence coloured by each token's contribution, the bars, and what the numbers are."""
     st.html(contribution_chips(sentence.tokens, attribution.scores, explained, marked=attribution.position))
     st.html(contribution_legend(explained))
@@ -170,7 +163,7 @@ def class_answer(run: Run, sentence: Sentence, method: str, key: str) -> None:
     explained = st.selectbox("Explain the class", range(len(classes)), index=predicted,
                              key=f"{key}.explain.{sentence.key}",  # a new sentence: its predicted class again
                              format_func=lambda c: f"{classes[c]} (p = {p[c]:.3f})")
-    contributions(run, sentence, cache.attribution(run, sentence.ids, explained, method), classes[explained], key)
+    contributions(sentence, cache.attribution(run, sentence.ids, explained, method), classes[explained], key)
 
 
 @view_for(ANSWERS, "label" + TEXT)
@@ -193,7 +186,7 @@ def tag_answer(run: Run, sentence: Sentence, method: str, key: str) -> None:
              "tokens up to it: every later token contributes exactly 0. A bidirectional one reads both ways.",
     )
     tag = int(predicted[j])
-    contributions(run, sentence, cache.attribution(run, sentence.ids, tag, method, position=j),
+    contributions(sentence, cache.attribution(run, sentence.ids, tag, method, position=j),
                   f"{tags[tag]} at token {j + 1}", key)
 
 

@@ -23,7 +23,7 @@ from seqlab.text import PAD_ID
 EXAMPLES = 12  # test pairs shown
 
 
-def target_text(data: SequenceData, ids) -> str:
+def as_decoder_writes(data: SequenceData, ids) -> str:
     """A target row's text as the decoder must write it, ``[EOS]`` included, padding left out."""
     return data.target_tokenizer.decode(ids[ids != PAD_ID])
 
@@ -58,7 +58,7 @@ def pairs_preview(info: DatasetInfo, data: SequenceData) -> None:
         "source": data.frame["source"].iloc[test.origin[rows]].to_numpy(),
         **({"source (as the encoder reads it)": [data.tokenizer.decode(test.x[i]) for i in rows]}
            if data.tokenizer is not None else {}),
-        "target (as the decoder writes it)": [target_text(data, test.y[i]) for i in rows],
+        "target (as the decoder writes it)": [as_decoder_writes(data, test.y[i]) for i in rows],
     })  # fmt: skip
     st.markdown(f"**The first {len(rows)} test pairs** (sources of at most S = {data.lookback} tokens, "
                 f"targets of at most L = {data.horizon} with their [EOS])")  # fmt: skip

@@ -21,7 +21,7 @@ from seqlab.app.task_views import DATA_PREVIEWS, INSPECT_INPUTS, PREDICTIONS, SE
 from seqlab.data import DatasetInfo, SequenceData
 from seqlab.plots import class_probabilities, confusion_matrix
 from seqlab.runs import Run
-from seqlab.text import UNK_ID
+from seqlab.text import UNK_ID, Tokenizer
 
 EXAMPLES = 12  # sentences shown in a table
 MAX_CHARS = 2_000  # a sentence typed on Inspect
@@ -89,6 +89,19 @@ def served_sentence(run: Run, data: SequenceData, i: int, served, stored, key: s
     return [("True class", classes[truth]), ("SavedModel predicts", classes[int(np.argmax(served))])]
 
 
+def encoded_sentence(tokenizer: Tokenizer, text: str, longest: int) -> np.ndarray | None:
+    """``text``'s ids by the run's tokeniser, trimmed to the run's ``longest`` (saying so); ``None`` after saying
+    why when nothing is left of it."""
+    ids = np.asarray(tokenizer.encode(text), dtype="int32")
+    if not len(ids):
+        st.info("Nothing is left of this text after standardisation (punctuation only?): type some words.")
+        return None
+    if len(ids) > longest:
+        st.warning(f"Your sentence is {len(ids)} {tokenizer.kind} tokens long; this run reads {longest}: reading "
+                   f"its first {longest}.", icon=":material/content_cut:")
+    return ids[:longest]
+
+
 @view_for(INSPECT_INPUTS, "classify" + TEXT, "label" + TEXT)
 def sentence_input(run: Run, data: SequenceData, i: int, key: str) -> InspectInput | None:
     """A text box holding test sentence ``i``; the user's own sentence is encoded with the run's tokeniser."""
@@ -105,14 +118,9 @@ def sentence_input(run: Run, data: SequenceData, i: int, key: str) -> InspectInp
     if not text.strip():
         st.info("The text box is empty: type a sentence, or move the test sequence slider to reload one.")
         return None
-    ids = np.asarray(tokenizer.encode(text), dtype="int32")
-    if not len(ids):
-        st.info("Nothing is left of this text after standardisation (punctuation only?): type some words.")
+    ids = encoded_sentence(tokenizer, text, data.lookback)
+    if ids is None:
         return None
-    if len(ids) > data.lookback:
-        st.warning(f"Your sentence is {len(ids)} tokens long; this run reads {data.lookback}: tracing its first "
-                   f"{data.lookback} tokens.", icon=":material/content_cut:")
-        ids = ids[: data.lookback]
     own = text != held_out
     steps = len(ids)
     y_true = None if own else (test.y[i] if data.task == "classify" else np.asarray(test.y[i])[:steps])

@@ -64,8 +64,8 @@ def target_text(target: Tokenizer, ids) -> str:
 
 def as_target_ids(target: Tokenizer, text: str, length: int) -> np.ndarray:
     """``text`` as target ids laid out like ``y``: its tokens, ``[EOS]``, padding (trimmed to ``length``)."""
-    ids = (target.encode(text) + [EOS_ID])[:length]
-    return np.pad(np.asarray(ids, dtype="int32"), (0, length - len(ids)))
+    [ids], _ = target.pad_and_mask([target.encode(text) + [EOS_ID]], length)
+    return ids
 
 
 def translation_scores(references: list[str], hypotheses: list[str], y_true: np.ndarray, y_pred: np.ndarray,
