@@ -21,6 +21,7 @@ pages = [
     st.Page("pages/forecast.py", title="Forecast", icon=":material/query_stats:"),
     st.Page("pages/translate.py", title="Translate", icon=":material/translate:"),
     st.Page("pages/generate.py", title="Generate", icon=":material/edit_note:"),
+    st.Page("pages/fill_in.py", title="Fill in", icon=":material/edit:"),
     st.Page("pages/embeddings.py", title="Embeddings", icon=":material/scatter_plot:"),
 ]
 page = st.navigation(pages)

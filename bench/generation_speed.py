@@ -1,6 +1,6 @@
-"""Tokens per second of stateful LSTM generation, beside re-running the whole context every step.
+"""Tokens per second of stateful generation (LSTM state, GPT key/value cache), beside re-running the context.
 
-    python -m bench.generation_speed [--tokens 200] [--units 128]
+    python -m bench.generation_speed [--model both|lstm|gpt] [--tokens 200] [--units 128] [--gpt-tokens 256]
 
 Trains a small character-level LSTM on the pydoc text (one epoch: the speed
 does not depend on how well it learned), then greedily generates ``--tokens``
@@ -16,6 +16,16 @@ characters from the same prompt twice with ``seqlab.decoding.greedy``:
 Both must produce the same text (greedy, same weights); the script checks it
 and prints the two rates once compiled, their ratio, and each first call
 (which compiles its predict function).
+
+The GPT (``--model gpt``): the ``gpt-shakespeare`` preset's network (4
+blocks, width 128; untrained: the speed does not depend on the weights) with
+a context of ``--context`` ids (default 256, so that 256 new tokens fit: the
+preset's 64 makes the whole context too short to matter) generates
+``--gpt-tokens`` characters greedily with ``seqlab.generate.gpt_next``:
+with every block's key/value cache (one compiled step per token; a full
+cache is rebuilt from the last T/2 ids), and without (the whole model on the
+context every token). The texts agree while the context fits; the script
+reports how many tokens agree.
 """
 
 from __future__ import annotations
@@ -30,7 +40,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 
 from seqlab import decoding  # noqa: E402
-from seqlab.generate import prompt_ids, run_tokenizer, stateful_next  # noqa: E402
+from seqlab.generate import gpt_next, prompt_ids, run_tokenizer, stateful_next  # noqa: E402
 from seqlab.runs import RunStore  # noqa: E402
 from seqlab.training import ExperimentSpec, run_experiment  # noqa: E402
 
@@ -47,11 +57,41 @@ def rate(next_fn, prompt: np.ndarray, tokens: int) -> tuple[float, float, list[i
     return first, tokens / (time.perf_counter() - started), list(out.tokens)
 
 
+def gpt_speed(tokens: int, context: int) -> None:
+    """The GPT with and without its key/value cache (module docstring)."""
+    import seqlab.models.gpt  # noqa: F401  registers the architecture
+    from seqlab.data import load_dataset
+    from seqlab.models import build_model
+    from seqlab.training.presets import GPT_SHAKESPEARE
+
+    spec = GPT_SHAKESPEARE.resolved()
+    data = load_dataset(spec.dataset, **{**spec.data_options, "characters": 200_000, "lookback": context})
+    model = build_model(spec.model, data, spec.model_options)
+    prompt = np.array([data.tokenizer.encode("ROMEO:\nBut soft, what light")])
+    first_cached, cached, ids_cached = rate(gpt_next(model), prompt, tokens)
+    first_full, full, ids_full = rate(gpt_next(model, cache=False), prompt, tokens)
+    agree = next((i for i, (a, b) in enumerate(zip(ids_cached, ids_full)) if a != b), tokens)
+    print(f"GPT (4 blocks, width 128, context {data.lookback}; untrained), {tokens} greedy tokens after a "
+          f"{prompt.shape[1]}-token prompt, once compiled")
+    print(f"key/value cache (one step per token):     {cached:8.1f} tokens/s   first call {first_cached:.2f} s")
+    print(f"recompute (the last {data.lookback} ids every token):  {full:8.1f} tokens/s   "
+          f"first call {first_full:.2f} s")
+    print(f"speed-up cache / recompute:               {cached / full:8.2f}x   same tokens: the first {agree} "
+          f"(the context fits {data.lookback - prompt.shape[1]})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", choices=("both", "lstm", "gpt"), default="both")
     parser.add_argument("--tokens", type=int, default=200)
     parser.add_argument("--units", type=int, default=128)
+    parser.add_argument("--gpt-tokens", type=int, default=256)
+    parser.add_argument("--context", type=int, default=256, help="the GPT's context T (the preset's is 64)")
     args = parser.parse_args()
+    if args.model in ("both", "gpt"):
+        gpt_speed(args.gpt_tokens, args.context)
+    if args.model == "gpt":
+        return
 
     with tempfile.TemporaryDirectory() as root:
         spec = ExperimentSpec("pydoc", "lstm", data_options={"characters": 100_000}, epochs=1,

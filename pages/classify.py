@@ -4,7 +4,7 @@ import streamlit as st
 
 from seqlab.app import cache, results, state
 from seqlab.app import classify_view as view
-from seqlab.app import inspect_view
+from seqlab.app import attention_view, inspect_view  # noqa: F401  attention_view registers its result view
 from seqlab.app.entry import require_entry
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script

@@ -1,8 +1,9 @@
-"""Inspect: inside a trained model: recurrent states, gates, trajectory, gradients through time; an HMM's states."""
+"""Inspect: inside a trained model: recurrent states, gates, gradients through time; an HMM's states; attention."""
 
 import streamlit as st
 
-from seqlab.app import cache, hmm_view, inspect_text_view, results, state, text_classes_view  # noqa: F401  the views register
+from seqlab.app import attention_view, hmm_view, inspect_text_view, text_classes_view  # noqa: F401  the views register
+from seqlab.app import cache, results, state
 from seqlab.app import inspect_view as view
 from seqlab.app.entry import require_entry
 from seqlab.app.task_views import is_series
@@ -13,8 +14,9 @@ st.title("Inspect")
 st.caption(
     "Look inside a trained model, one input sequence at a time: a recurrent cell's hidden and cell states, "
     "every gate, the state's path and how far back the gradient reaches; a hidden Markov model's states "
-    "behind each token. The trace runs the layer's own code (the cell's step, the HMM's forward-backward "
-    "and Viterbi), so these are the numbers the model computed."
+    "behind each token; a Transformer's attention, layer by layer and head by head. The trace runs the layer's "
+    "own code (the cell's step, the HMM's forward-backward and Viterbi, the block's attention), so these are "
+    "the numbers the model computed."
 )
 
 # ---------------------------------------------------------------- which run

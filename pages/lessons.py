@@ -4,6 +4,7 @@ import streamlit as st
 
 from seqlab.app import lesson
 from seqlab.app.entry import require_entry
+from seqlab.app.transformer_lesson import transformer_lesson
 from seqlab.training.presets import PRESETS
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
@@ -34,3 +35,9 @@ else:
     st.subheader("Result")
     lesson.show_results(jobs)
     st.page_link("pages/inspect.py", label="Look inside these runs on Inspect", icon=":material/biotech:")
+
+st.divider()
+st.header("Inside a Transformer")
+st.caption("No training needed: the notes' attention walk-through, the positional encoding, and why a Transformer "
+           "without positions reads a bag of words.")
+transformer_lesson()

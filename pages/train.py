@@ -31,7 +31,7 @@ settings, view = st.columns([2, 3], gap="large")
 
 with settings:
     info = dataset_picker(key="train.dataset")
-    arch = architecture_picker(info.task, key=f"train.model.{info.task}")
+    arch = architecture_picker(info.task, key=f"train.model.{info.task}", kinds=info.kinds)
     st.caption(arch.description)
 
     upload = upload_for(info)

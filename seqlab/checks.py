@@ -78,6 +78,10 @@ RANGES: dict[str, Range] = {
     "clip_value": Range(1e-6, 1e6),
     "early_stopping": Range(0, 10_000),
     "seed": Range(0, 2**32 - 1),  # NumPy's legacy seeding, which Keras uses, takes 32 bits
+    "weight_decay": Range(0.0, 10.0),
+    "warmup_steps": Range(0, 1_000_000),
+    "steps": Range(0, 10_000_000, limit="max_steps"),  # 0: whole passes over the training windows
+    "steps_per_execution": Range(1, 10_000),
     "tbptt": Range(1, 100_000, limit="max_sequence_length"),  # k1 and k2
     # forecast windows and splits
     "lookback": Range(1, 100_000, limit="max_sequence_length"),

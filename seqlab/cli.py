@@ -1,6 +1,6 @@
 """The command line: ``python -m seqlab <command> ...``.
 
-Commands: datasets, models, presets, train, runs, export, predict, generate, delete.
+Commands: datasets, models, presets, train, runs, export, predict, generate, fill, delete.
 Every error (a bad name or value, an unreadable file, a refused path) exits
 with code 2 and one line on stderr, never a traceback. With ``--json`` the last
 line on stdout is one strict JSON object (or list): NaN and infinities, e.g. of
@@ -119,6 +119,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--text", action="append", required=True, help="a source text; repeat for more")
     p.add_argument("--beam", type=int, default=1, help="beam width (default 1: greedy)")
     p.add_argument("--length-penalty", type=float, default=0.0, help="GNMT's alpha for the beam (default 0)")
+
+    p = sub.add_parser("fill", parents=[common, store], help="guess the [MASK] words of a text with a BERT run")
+    p.add_argument("run_id")
+    p.add_argument("--text", required=True, help="a text with [MASK] where a word is missing")
+    p.add_argument("--top", type=int, default=5, help="guesses per [MASK] (default 5)")
 
     p = sub.add_parser("delete", parents=[store], help="delete a run, readable or broken")
     p.add_argument("run_id")
@@ -414,6 +419,8 @@ def cmd_generate(args) -> int:
         run, args.prompt, args.tokens, temperature=args.temperature, top_k=args.top_k, top_p=args.top_p,
         seed=args.seed, tokenizer=tokenizer,
     )  # fmt: skip
+    if out.notice:
+        print(out.notice, file=sys.stderr)
     if args.json:
         print_json({"run_id": run.run_id, **out.as_dict(tokenizer)})
     else:
@@ -438,6 +445,24 @@ def cmd_translate(args) -> int:
         for text, t in zip(args.text, found):
             print(f"{text}\t{t.text}" + ("" if t.finished else "\t(no [EOS]: cut at the maximum length)"))
         for note in notes:
+            print(f"note: {note}", file=sys.stderr)
+    return 0
+
+
+def cmd_fill(args) -> int:
+    run = open_store(args).read(args.run_id)
+    quiet_tensorflow_import()
+    from seqlab.fill_in import fill_in
+
+    filled = fill_in(run, args.text, top_k=args.top)
+    if args.json:
+        print_json({"run_id": run.run_id, **filled.as_dict()})
+    else:
+        print(filled.text())
+        for n, blank in enumerate(filled.blanks, start=1):
+            guesses = "  ".join(f"{t} {100 * p:.1f} %" for t, p in zip(blank.tokens, blank.probabilities))
+            print(f"[MASK] {n}: {guesses}")
+        for note in filled.notes:
             print(f"note: {note}", file=sys.stderr)
     return 0
 
@@ -545,5 +570,6 @@ COMMANDS = {
     "forecast": cmd_forecast,
     "generate": cmd_generate,
     "translate": cmd_translate,
+    "fill": cmd_fill,
     "delete": cmd_delete,
 }

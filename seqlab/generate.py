@@ -8,6 +8,13 @@ again; every other layer (embedding, dense head, dropout) acts on each step
 alone. So 200 tokens cost 200 compiled cell steps, not 200 passes over a
 growing context. The padding id is never generated.
 
+A GPT (``seqlab.models.gpt``) keeps every block's keys and values in a cache
+(``gpt_next``, ``seqlab.models.gpt_stepper``): the prompt is read once, then
+each token is one compiled step over the cache. Its context is the window it
+was trained on (``T`` ids): a longer prompt is cut to its last ``T`` ids
+(``GeneratedText.notice`` says so), and when the cache is full it re-reads
+the last ``T / 2`` ids and goes on.
+
 ``generate_text`` is what the CLI's ``generate`` and the dashboard call.
 """
 
@@ -37,12 +44,15 @@ class GeneratedText:
         tokens: each generated token as text, in order.
         generated: the decoder's record: ids, and per id its probability and
             the top alternatives (``seqlab.decoding.Generated``).
+        notice: what was done to the prompt, for the reader (a prompt longer
+            than the model's context is cut to its end); ``None``: nothing.
     """
 
     prompt: str
     text: str
     tokens: tuple[str, ...]
     generated: decoding.Generated
+    notice: str | None = None
 
     def as_dict(self, tokenizer: Tokenizer) -> dict:
         """JSON-ready: the text, and per token its text, id, probability and the alternatives."""
@@ -50,6 +60,7 @@ class GeneratedText:
             "prompt": self.prompt,
             "text": self.text,
             "log_prob": self.generated.log_prob,
+            "notice": self.notice,
             "tokens": [
                 {
                     "token": token,
@@ -92,9 +103,7 @@ def stateful_next(model: keras.Model) -> decoding.NextFn:
             state = tuple(np.asarray(s) for cell in cells for s in cell.get_initial_state(batch_size=rows))
         for t in range(tokens.shape[1]):  # the prompt once, then one id a step
             probabilities, *state = stepper.predict_on_batch([tokens[:, t].astype("int32"), *state])
-        log_probs = np.log(np.clip(probabilities.astype("float64"), 1e-12, 1.0))
-        log_probs[:, PAD_ID] = -np.inf  # padding is never a next token (its id only fills short rows)
-        return decoding.log_softmax(log_probs), tuple(state)
+        return _log_probs(probabilities), tuple(state)
 
     return next_fn
 
@@ -129,6 +138,75 @@ def window_next(model: keras.Model) -> decoding.NextFn:
     return decoding.context_next(log_probs_of, window=lookback)
 
 
+_GPT_STEPPERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def gpt_stepper_of(model: keras.Model):
+    """The model's ``GPTStepper``, made (and compiled on its first call) once per loaded model."""
+    from seqlab.models.gpt_stepper import GPTStepper
+
+    if model not in _GPT_STEPPERS:
+        _GPT_STEPPERS[model] = GPTStepper(model)
+    return _GPT_STEPPERS[model]
+
+
+def gpt_context(model: keras.Model) -> int | None:
+    """A GPT's context (its window ``T``), or ``None`` for any other model."""
+    from seqlab.layers.transformer import TransformerDecoderBlock
+
+    if any(isinstance(layer, TransformerDecoderBlock) for layer in model.layers):
+        return int(model.inputs[0].shape[1])
+    return None
+
+
+def gpt_next(model: keras.Model, cache: bool = True) -> decoding.NextFn:
+    """``next(tokens, state)`` for a GPT: with each block's key/value cache, or recomputing the whole context.
+
+    With ``cache`` the state is ``{"context": ids (rows, n) in the cache, "cache": every block's keys and
+    values (rows, blocks, 2, h, T, d_k)}``:
+    new ids are one ``GPTStepper`` call at positions ``n ..``. The context never passes the
+    window ``T`` the model was trained on: a prompt keeps its last ``T`` ids, and a full cache is
+    rebuilt from the last ``T / 2`` ids (one pass over them, then single steps again).
+
+    Without ``cache`` (the reference, and the cost the cache saves) every call runs the whole
+    model on the last ``T`` ids, padded after their end: the mask keeps the padding unread.
+    Both give the same log-probabilities while the context fits in ``T``.
+    """
+    if not cache:
+        window = int(model.inputs[0].shape[1])
+
+        def log_probs_of(context: np.ndarray) -> np.ndarray:
+            padded = np.full((len(context), window), PAD_ID, dtype="int32")
+            padded[:, : context.shape[1]] = context
+            probabilities = model.predict_on_batch(padded)[:, context.shape[1] - 1]  # (rows, V) after the last id
+            return _log_probs(probabilities)
+
+        return decoding.context_next(log_probs_of, window=window)
+
+    stepper = gpt_stepper_of(model)
+
+    def next_fn(tokens, state):
+        tokens = np.asarray(tokens, dtype="int32")
+        context = tokens if state is None else np.concatenate([state["context"], tokens], axis=1)
+        if state is None or context.shape[1] > stepper.max_length:
+            keep = stepper.max_length if state is None else stepper.max_length // 2
+            context = context[:, -keep:]
+            probabilities, kv = stepper.prime(context)  # one pass over the window fills every cache
+        else:
+            probabilities, kv = stepper.step(tokens, state["cache"], state["context"].shape[1])
+        # The cache stays a tensor between steps (beam search's row picking reads it as an array).
+        return _log_probs(np.asarray(probabilities)), {"context": context, "cache": kv}
+
+    return next_fn
+
+
+def _log_probs(probabilities: np.ndarray) -> np.ndarray:
+    """The head's probabilities as log-probabilities; padding is never a next token."""
+    log_probs = np.log(np.clip(probabilities.astype("float64"), 1e-12, 1.0))
+    log_probs[:, PAD_ID] = -np.inf
+    return decoding.log_softmax(log_probs)
+
+
 def hidden_state_next(hmm) -> decoding.NextFn:
     """An HMM's ``next()``: carries the forward state ``log p(z | x so far)``; padding is never generated."""
 
@@ -142,13 +220,16 @@ def hidden_state_next(hmm) -> decoding.NextFn:
 
 
 def next_of(model: keras.Model) -> decoding.NextFn:
-    """The model's ``next()``: a carried state (recurrent models, HMMs) or the context (Markov, window models)."""
+    """The model's ``next()``: a carried state (recurrent models, HMMs, a GPT's key/value cache) or the context
+    (Markov, window models)."""
     import keras
 
     from seqlab.models.hmm_next_token import HMMNextToken
 
     if any(isinstance(layer, keras.layers.RNN) for layer in model.layers):
         return stateful_next(model)
+    if gpt_context(model) is not None:
+        return gpt_next(model)
     hmms = [layer for layer in model.layers if isinstance(layer, HMMNextToken)]
     if hmms:
         return hidden_state_next(hmms[0].hmm)
@@ -197,7 +278,15 @@ def generate_text(
     check_language_run(run)
     tokenizer = tokenizer or run_tokenizer(run)
     ids = prompt_ids(tokenizer, prompt)
-    next_fn = next_of(model or run.load_model())
+    model = model or run.load_model()
+    notice, context = None, gpt_context(model)
+    if context is not None and len(ids) > context:
+        notice = (
+            f"The prompt has {len(ids):,} tokens, more than this model's context of {context}: "
+            f"it reads only the last {context}."
+        )
+        ids = ids[-context:]
+    next_fn = next_of(model)
     [generated] = decoding.sample(
         next_fn, [ids], max_new_tokens=tokens, temperature=temperature, top_k=top_k, top_p=top_p, seed=seed
     )
@@ -207,4 +296,5 @@ def generate_text(
         text=tokenizer.decode(generated.tokens),
         tokens=pieces,
         generated=generated,
+        notice=notice,
     )

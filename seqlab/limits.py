@@ -31,6 +31,7 @@ class Limits:
 
     Attributes:
         max_epochs: epochs of one run.
+        max_steps: batches of one run given a step budget (``steps``).
         max_parameters: weights of one model (trainable or not), checked after
             it is built and before it trains.
         max_sequence_length: steps T one model reads at once (lookback, a
@@ -49,6 +50,7 @@ class Limits:
     """
 
     max_epochs: int = 1000
+    max_steps: int = 1_000_000
     max_parameters: int = 5_000_000
     max_sequence_length: int = 2000
     max_data_mb: int = 512

@@ -23,6 +23,7 @@ import sys
 def register_classes() -> None:
     """Import the modules that define seqlab's Keras classes (their decorators register them)."""
     import seqlab.layers  # noqa: F401  the recurrent layers and cells, attention, the decoder
+    import seqlab.models.bert_layers  # noqa: F401  BERT's segments, sentence form, heads, pre-training model
     import seqlab.models.hmm_next_token  # noqa: F401  the HMM language model's head
     import seqlab.models.task_model  # noqa: F401  TaskModel, the class of every run's model
     import seqlab.text.layers  # noqa: F401  the tokenisers inside text runs' SavedModels

@@ -1,10 +1,12 @@
-"""Translate with a trained encoder-decoder: the encoder once, then the decoder's ``step`` once per token.
+"""Translate with a trained encoder-decoder: the encoder once, then the decoder one token at a time.
 
-``decoder_next`` turns a model (``seqlab.models.seq2seq``: a nested ``encoder`` model and a ``decoder``
-layer) into the decoders' ``next(tokens, state)`` (``seqlab.decoding``), so greedy decoding and beam search
-are the shared ones; beam search reorders the state's rows, which hold each hypothesis's decoder states,
-input feed and the encoder's values. ``replay`` runs a finished output back through the decoder,
-teacher-forced, to read the attention weights (and local attention's positions p_t) behind every token.
+``decoder_next`` turns a model (``seqlab.models.seq2seq`` or ``seqlab.models.transformer_seq2seq``: a nested
+``encoder`` model and a ``decoder`` layer, stepped through ``seqlab.models.decoder_steps``) into the decoders'
+``next(tokens, state)`` (``seqlab.decoding``), so greedy decoding and beam search are the shared ones; beam
+search reorders the state's rows, which hold each hypothesis's decoder states (a recurrent decoder's states and
+input feed, or a Transformer's key/value caches) and the encoder's values. ``replay`` runs a finished output back
+through the decoder, teacher-forced, to read the attention weights (and local attention's positions p_t) behind
+every token.
 ``translate`` does all of it for raw strings with the run's two tokenisers.
 """
 
@@ -16,7 +18,7 @@ import numpy as np
 from keras import ops
 
 from seqlab import decoding
-from seqlab.models.seq2seq import DECODER, ENCODER
+from seqlab.models.decoder_steps import decoder_steps
 from seqlab.text import PAD_ID, Tokenizer
 from seqlab.text.tokenizer import EOS, START
 
@@ -50,50 +52,32 @@ class Translation:
     positions: np.ndarray | None
 
 
-def real_steps(sources: np.ndarray) -> np.ndarray:
-    """``(N, S)``: True on the real source steps (ids other than padding; every step of numbers)."""
-    sources = np.asarray(sources)
-    return sources != PAD_ID if sources.ndim == 2 else np.ones(sources.shape[:2], dtype=bool)
-
-
-def _numpy(tensors):
-    return [np.asarray(ops.convert_to_numpy(t)) for t in tensors]
-
-
-def encode(model, sources: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-    """The encoder's top states ``(N, S, units)`` and its last states (flat, layer by layer)."""
-    encoder = model.get_layer(ENCODER)
-    values, *states = _numpy(encoder(np.asarray(sources, dtype=encoder.inputs[0].dtype), training=False))
-    return values, states
+def _numpy(state: dict) -> dict:
+    return {name: np.asarray(ops.convert_to_numpy(tensor)) for name, tensor in state.items()}
 
 
 def first_step(model, sources: np.ndarray) -> dict:
-    """What the decoder's first step reads for source rows ``sources``: the encoder's ``values``, the source
-    ``mask``, the encoder's last ``states`` (flat, as the first step's), ``t`` = 0 per row, and the input
-    ``feed`` z~_0 = 0 when the decoder feeds it."""
-    decoder = model.get_layer(DECODER)
-    values, states = encode(model, sources)
-    first = {"values": values, "mask": real_steps(sources), "states": states, "t": np.zeros(len(values))}
-    if decoder.input_feeding:
-        first["feed"] = np.zeros((len(values), decoder.units), dtype="float32")
-    return first
+    """What the decoder's first step reads for source rows ``sources``, as NumPy (``DecoderSteps.first``): the
+    encoder's ``values``, the source ``mask`` and what the decoder carries (its states or key/value caches)."""
+    return _numpy(decoder_steps(model).first(np.asarray(sources)))
+
+
+def log_probs(probabilities) -> np.ndarray:
+    return np.log(np.clip(np.asarray(ops.convert_to_numpy(probabilities), dtype="float64"), 1e-12, 1.0))
 
 
 def decoder_next(model, sources: np.ndarray) -> decoding.NextFn:
-    """The decoders' ``next`` for the source rows ``sources`` ``(N, S)`` (the prompts are ``[[START]]`` each)."""
-    decoder, first = model.get_layer(DECODER), first_step(model, sources)
+    """The decoders' ``next`` for the source rows ``sources`` ``(N, S)`` (the prompts are ``[[START]]`` each):
+    ``DecoderSteps.next`` with the step ``t`` kept per row in the state, so beam search reorders it too."""
+    steps = decoder_steps(model)
+    first = {**first_step(model, sources), "t": np.zeros(len(sources), dtype="int32")}
 
     def next_fn(tokens, state):
         state = first if state is None else state
-        probabilities, new_states, feed, _, _ = decoder.step(
-            np.asarray(tokens)[:, -1].astype("int32"), decoder.group(state["states"]), state["values"],
-            state["mask"], int(state["t"][0]), state.get("feed"),
-        )
-        following = {**state, "states": _numpy(s for layer in new_states for s in layer), "t": state["t"] + 1}
-        if feed is not None:
-            following["feed"] = np.asarray(ops.convert_to_numpy(feed))
-        return np.log(np.clip(np.asarray(ops.convert_to_numpy(probabilities), dtype="float64"), 1e-12, 1.0)), \
-            following
+        carried = {name: value for name, value in state.items() if name != "t"}
+        probabilities, following = steps.next(np.asarray(tokens)[:, -1].astype("int32"), carried,
+                                              int(state["t"][0]))
+        return log_probs(probabilities), {**_numpy(following), "t": state["t"] + 1}
 
     return next_fn
 
@@ -129,14 +113,12 @@ def greedy_targets(model, sources: np.ndarray, start_id: int, eos_id: int, lengt
 def free_running_loss(model, sources: np.ndarray, targets: np.ndarray, start_id: int, batch: int = 512) -> float:
     """The cross-entropy of the reference tokens when the decoder is fed its own previous choices (nats per
     token, over the reference's tokens and ``[EOS]``): what teacher forcing hides (exposure bias)."""
-    decoder, total, count = model.get_layer(DECODER), 0.0, 0
+    steps, total, count = decoder_steps(model), 0.0, 0
     for first in range(0, len(sources), batch):
         x, y = np.asarray(sources[first : first + batch]), np.asarray(targets[first : first + batch])
-        state = first_step(model, x)
-        states, feed = decoder.group(state["states"]), state.get("feed")
-        previous = np.full(len(x), start_id, dtype="int32")
+        state, previous = steps.first(x), np.full(len(x), start_id, dtype="int32")
         for t in range(y.shape[1]):
-            p, states, feed, _, _ = decoder.step(previous, states, state["values"], state["mask"], t, feed)
+            p, state = steps.next(previous, state, t)
             p = np.asarray(ops.convert_to_numpy(p), dtype="float64")
             real = y[:, t] != PAD_ID
             total -= float(np.log(np.clip(p[np.arange(len(y)), y[:, t]], 1e-12, 1.0))[real].sum())
@@ -147,22 +129,16 @@ def free_running_loss(model, sources: np.ndarray, targets: np.ndarray, start_id:
 
 def replay(model, source: np.ndarray, ids: list[int], start_id: int) -> tuple[np.ndarray, np.ndarray | None,
                                                                             np.ndarray | None]:
-    """Run one written output back through the decoder (teacher-forced): the probability of each id ``(T,)``,
-    the attention weights ``(T, S)`` and local attention's ``p_t`` ``(T,)`` (``None`` where there are none)."""
-    decoder, state = model.get_layer(DECODER), first_step(model, np.asarray(source)[None])
-    states, feed = decoder.group(state["states"]), state.get("feed")
-    previous, probs, weights, positions = start_id, [], [], []
-    for t, token in enumerate(ids):
-        p, states, feed, w, position = decoder.step(np.array([previous], "int32"), states, state["values"],
-                                                    state["mask"], t, feed)
-        probs.append(float(ops.convert_to_numpy(p)[0, token]))
-        if w is not None:
-            weights.append(np.asarray(ops.convert_to_numpy(w))[0])
-        if position is not None:
-            positions.append(float(ops.convert_to_numpy(position)[0]))
-        previous = token
-    return (np.asarray(probs), np.stack(weights) if weights else None,
-            np.asarray(positions) if positions else None)
+    """Run one written output back through the decoder (teacher-forced, ``DecoderSteps.read``): the probability
+    of each id ``(T,)``, the attention weights ``(T, S)`` and local attention's ``p_t`` ``(T,)`` (``None`` where
+    there are none)."""
+    ids = np.asarray(ids, dtype="int32")
+    target_in = np.concatenate([[start_id], ids[:-1]]).astype("int32")[None]
+    probabilities, weights, positions = decoder_steps(model).read(np.asarray(source)[None], target_in)
+    probabilities = np.asarray(ops.convert_to_numpy(probabilities))[0]
+    return (probabilities[np.arange(len(ids)), ids].astype("float64"),
+            None if weights is None else np.asarray(ops.convert_to_numpy(weights))[0, : len(ids)],
+            None if positions is None else np.asarray(ops.convert_to_numpy(positions), dtype="float64")[0, : len(ids)])
 
 
 def source_ids(tokenizer: Tokenizer, text: str, length: int) -> tuple[np.ndarray, list[str]]:

@@ -53,6 +53,9 @@ AS_OPTION: dict[str, tuple[str, str]] = {
     "Bahdanau attention": ("attention", "{titles} with attention=bahdanau (and bidirectional=true)"),
     "Luong attention": ("attention", "{titles} with attention=luong (score dot, general, concat) or local "
                                      "(local-m, or local-p with predictive=true)"),
+    "Self-attention": ("heads", "the multi-head self-attention of {titles} (heads; multi_head split or full)"),
+    "Positional encoding": ("positions", "the positions option (sinusoidal with base n, learned, none) of {titles}"),
+    "Beyond text": ("patch_size", "{titles}: an image read as a sequence of patches"),
 }
 
 

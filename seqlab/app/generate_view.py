@@ -85,6 +85,8 @@ def show_samples(run: Run, prompt: str, settings: Decoding) -> None:
     except ValueError as err:
         st.error(f"Cannot generate from this prompt: {err}")
         return
+    if outputs[0].notice:
+        st.info(outputs[0].notice, icon=":material/content_cut:")
     for i, (column, out) in enumerate(zip(st.columns(settings.samples), outputs)):
         choices = out.generated.choices
         with column:

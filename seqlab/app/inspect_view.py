@@ -6,7 +6,7 @@ the figures from ``seqlab.plots``. How the page reads its input is the run
 task's ``INSPECT_INPUTS`` view (a numeric window editor here; a text box in
 ``seqlab.app.inspect_text_view``); what it shows of a trace is the
 ``RESULT_VIEWS`` view of each result type (recurrent cells here; an HMM in
-``seqlab.app.hmm_view``).
+``seqlab.app.hmm_view``; attention heads in ``seqlab.app.attention_view``).
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def _traced_layers(path: str, created: str) -> tuple[list[str], str | None]:
 
 
 def traced_layers(run: Run) -> tuple[list[str], str | None]:
-    """The layers Inspect looks inside (recurrent, HMM), read from the run's ``model.keras`` without
+    """The layers Inspect looks inside (recurrent, HMM, attention), read from the run's ``model.keras`` without
     loading it, and why the file cannot be read (``None`` when it can)."""
     return _traced_layers(str(run.keras_path), run.meta.created)
 
@@ -114,7 +114,8 @@ def explain_no_recurrent_run(runs: list[Run]) -> None:
         st.markdown(
             f"None of the {len(runs)} saved run(s) has a recurrent layer or a hidden Markov model (models: "
             f"{', '.join(models)}). Inspection traces a recurrent cell step by step (its hidden state, gates and "
-            "gradients through time) or an HMM's hidden states (posteriors and Viterbi path)."
+            "gradients through time), an HMM's hidden states (posteriors and Viterbi path) or a Transformer's "
+            "attention, head by head."
         )
         how_to_train()
 
@@ -135,7 +136,7 @@ def explain_no_traced_layer(model: str, unreadable: str | None) -> None:
             f"The **{title}** keeps no hidden state from one time step to the next, so there are no states, "
             f"gates or gradients through time to show. {about}"
         )
-        st.markdown("Pick an Elman RNN, LSTM, GRU, echo state network or hidden Markov model run.")
+        st.markdown("Pick an Elman RNN, LSTM, GRU, echo state network, hidden Markov model or Transformer run.")
 
 
 # ---------------------------------------------------------------- which run, which input

@@ -36,7 +36,7 @@ def explain_no_runs() -> None:
         st.markdown(
             "Translating needs a trained encoder-decoder. On the **Train** page pick **numbers_en_de** (English "
             "number words to German) or **toy_pairs** (reverse a string), the **Encoder-decoder** architecture "
-            "with Bahdanau or Luong attention, and press **Train**; or run the lesson *attention-numbers*. From a "
+            "with Bahdanau or Luong attention (or the **Encoder-decoder Transformer**), and press **Train**; or run the lesson *attention-numbers*. From a "
             "terminal: `python -m seqlab train --dataset numbers_en_de --model seq2seq --epochs 10`."
         )
         st.page_link("pages/train.py", label="Train a model", icon=":material/model_training:")
@@ -133,7 +133,7 @@ def equations_panel(run: Run) -> None:
         blocks = decoder.own_equations() + (equations(decoder.reader) if decoder.reader is not None else [])
         for block in blocks:
             st.latex(stacked_latex(block))
-        st.caption("From the docstrings of `seqlab.layers.decoder` and `seqlab.layers.attention`: the code that "
+        st.caption(f"From the docstrings of `{type(decoder).__module__}` and the layers it calls: the code that "
                    "computed the translation.")
 
 

@@ -16,7 +16,7 @@ import streamlit as st
 from seqlab.checks import RANGES, Range, option_range
 from seqlab.data import DatasetInfo, list_datasets
 from seqlab.models import Architecture, list_architectures
-from seqlab.training.spec import OPTIMIZERS, ExperimentSpec
+from seqlab.training.spec import OPTIMIZERS, SCHEDULES, ExperimentSpec
 
 # name -> (label, help). Names not listed get a label made from the name.
 LABELS: dict[str, tuple[str, str | None]] = {
@@ -76,6 +76,16 @@ LABELS: dict[str, tuple[str, str | None]] = {
         "sub-daily data (and a week), 7 for daily, 12 for monthly, else none.",
     ),
     "unit": ("Target unit", "The target's unit (GW, °C, …), for axes and metrics; empty = none."),
+    "weight_decay": ("Weight decay λ", "Decoupled weight decay of the weight matrices (AdamW); biases and norms "
+                     "are not decayed. 0 = off."),
+    "schedule": ("Learning-rate schedule", "constant, or cosine: a linear warm-up, then a cosine decay to a tenth "
+                 "of the rate at the last batch (nanoGPT's)."),
+    "warmup_steps": ("Warm-up (batches)", "Batches of linear warm-up from 0 (cosine schedule only)."),
+    "steps": ("Step budget (batches)", "Train this many batches, drawn shuffled, and measure the validation loss "
+              "`epochs` times along the way; 0 = whole passes over the data."),
+    "jit_compile": ("Compile with XLA", "One fused program per training step: faster for Transformers on a CPU."),
+    "steps_per_execution": ("Batches per call", "Batches run per call of the compiled step: less Python per batch; "
+                            "the live curve and Cancel act at that grain."),
     "early_stopping": (
         "Early-stopping patience (epochs)",
         "Stop when the validation loss has not improved for this many epochs and keep the best "
@@ -112,9 +122,9 @@ def dataset_picker(key: str, task: str | None = None, label_text: str = "Dataset
     return datasets[name]
 
 
-def architecture_picker(task: str, key: str) -> Architecture:
-    """Only the architectures whose task matches the dataset's."""
-    archs = {a.name: a for a in list_architectures(task)}
+def architecture_picker(task: str, key: str, kinds: frozenset[str] = frozenset()) -> Architecture:
+    """Only the architectures whose task matches the dataset's and that need no more than its ``kinds``."""
+    archs = {a.name: a for a in list_architectures(task, kinds)}
     if not archs:
         st.error(f"No architecture is registered for {task!r} tasks yet.")
         st.stop()
@@ -226,7 +236,7 @@ def tbptt_inputs(key_prefix: str, lookback: int) -> list[int] | None:
 
 
 def training_inputs(key_prefix: str) -> dict:
-    """Epochs, batch size, optimizer, learning rate, clipping, early stopping, seed."""
+    """Epochs, batch size, optimizer, learning rate, clipping, early stopping, seed; weight decay, schedule, steps, XLA."""
     d = SPEC_DEFAULTS
     values: dict = {}
     c1, c2 = st.columns(2)
@@ -252,4 +262,16 @@ def training_inputs(key_prefix: str) -> dict:
         values["early_stopping"] = option_input(
             "early_stopping", d["early_stopping"], f"{key_prefix}.early_stopping"
         )
+    with st.expander("Advanced: weight decay, schedule, step budget, XLA"):
+        a1, a2 = st.columns(2)
+        with a1:
+            values["weight_decay"] = option_input("weight_decay", d["weight_decay"], f"{key_prefix}.weight_decay")
+            values["schedule"] = option_input("schedule", d["schedule"], f"{key_prefix}.schedule", choices=SCHEDULES)
+            values["warmup_steps"] = option_input("warmup_steps", d["warmup_steps"], f"{key_prefix}.warmup_steps")
+        with a2:
+            values["steps"] = option_input("steps", d["steps"], f"{key_prefix}.steps")
+            values["steps_per_execution"] = option_input(
+                "steps_per_execution", d["steps_per_execution"], f"{key_prefix}.steps_per_execution"
+            )
+            values["jit_compile"] = option_input("jit_compile", d["jit_compile"], f"{key_prefix}.jit_compile")
     return values

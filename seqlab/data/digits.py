@@ -42,4 +42,5 @@ register_samples(
     defaults={"seed": 0, "val_fraction": 0.15, "test_fraction": 0.15},
     scale=True,
     units={f"col{j}": "intensity 0-16" for j in range(8)},
+    kinds=frozenset({"image"}),
 )

@@ -27,6 +27,9 @@ class DatasetInfo:
         ranges: bounds of this dataset's own numeric options; shared names
             (lookback, horizon, stride, fractions, seed, samples) take
             ``seqlab.checks.RANGES``.
+        kinds: what its samples are beyond the task's shape, for architectures
+            that need it: ``"image"`` when each sample is a 2-D image read row by
+            row (``Architecture.needs``).
     """
 
     name: str
@@ -41,6 +44,7 @@ class DatasetInfo:
     units: dict = field(default_factory=dict)
     ranges: dict[str, Range] = field(default_factory=dict)
     choices: dict = field(default_factory=dict)
+    kinds: frozenset[str] = frozenset()
 
     def as_dict(self) -> dict:
         return {
@@ -53,6 +57,7 @@ class DatasetInfo:
             "options": dict(self.defaults),
             "choices": {k: list(v) for k, v in self.choices.items()},
             "ranges": bounds_table(self.defaults, self.ranges),
+            "kinds": sorted(self.kinds),
         }
 
 

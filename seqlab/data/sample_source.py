@@ -139,6 +139,7 @@ def register_samples(
     scale: bool,
     units: dict[str, str] | None = None,
     ranges: dict | None = None,
+    kinds: frozenset[str] = frozenset(),
 ) -> DatasetInfo:
     """``defaults`` holds the split fractions plus every keyword of ``generate``;
     ``ranges`` the bounds of those keywords (``seqlab.checks.Range``).
@@ -169,5 +170,6 @@ def register_samples(
             defaults=defaults,
             units=units,
             ranges=ranges or {},
+            kinds=kinds,
         )
     )

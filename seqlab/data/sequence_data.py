@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 
 # forecast: windows of one series -> the next H values; regress: a sequence -> real values
 # (many-to-one); classify: a sequence -> one class (many-to-one); label: a class at every
-# step (many-to-many aligned); language and translate: text models.
-TASKS = ("forecast", "regress", "classify", "label", "language", "translate")
+# step (many-to-many aligned); language and translate: text models; masked_lm: BERT's pre-training.
+TASKS = ("forecast", "regress", "classify", "label", "language", "translate", "masked_lm")
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,8 @@ class Architecture:
         fit: ``(model, data, spec, callbacks) -> None`` when the model is not
             trained by gradient descent; it must drive ``callbacks`` like
             ``model.fit`` does (train/epoch/batch begin and end, with logs).
+        needs: dataset kinds it reads (``DatasetInfo.kinds``, e.g. ``"image"``):
+            it is offered only for datasets that have them all.
     """
 
     name: str
@@ -49,6 +51,7 @@ class Architecture:
     choices: dict = field(default_factory=dict)
     ranges: dict[str, Range] = field(default_factory=dict)
     fit: Callable | None = None
+    needs: frozenset[str] = frozenset()
 
     def as_dict(self) -> dict:
         return {
@@ -61,6 +64,7 @@ class Architecture:
             "choices": {k: list(v) for k, v in self.choices.items()},
             "ranges": bounds_table(self.defaults, self.ranges),
             "fit": "closed form" if self.fit else "gradient descent",
+            "needs": sorted(self.needs),
         }
 
 
@@ -76,10 +80,13 @@ def register_architecture(arch: Architecture) -> Architecture:
     return ARCHITECTURES.register(arch.name, arch)
 
 
-def list_architectures(task: str | None = None) -> list[Architecture]:
+def list_architectures(task: str | None = None, kinds: frozenset[str] | None = None) -> list[Architecture]:
+    """The architectures for ``task`` (all when None) that need no more than a dataset's ``kinds`` (any when None)."""
     if task is not None:
         check_task(task)
-    return ARCHITECTURES.list(lambda a: task is None or task in a.tasks)
+    return ARCHITECTURES.list(
+        lambda a: (task is None or task in a.tasks) and (kinds is None or a.needs <= kinds)
+    )
 
 
 def get_architecture(name: str, task: str | None = None) -> Architecture:

@@ -10,7 +10,7 @@ from seqlab.tasks.numeric import InputSpec
 from seqlab.tasks.task import TASK_KINDS, Evaluation, Task, get_task, list_tasks, ordered_metrics, register_task
 
 # Importing the modules registers their tasks.
-from seqlab.tasks import classify, forecast, label, language, regress, translate  # noqa: E402,F401  isort: skip
+from seqlab.tasks import classify, forecast, label, language, masked_lm, regress, translate  # noqa: E402,F401  isort: skip
 
 __all__ = [
     "METRICS",

@@ -6,10 +6,12 @@ constant of the graph):
 - ``translate(texts)``: raw strings ``(N,)`` -> greedy translations ``(N,)``, from ``[START]`` to the first
   ``[EOS]`` (or ``L`` tokens); for a source of numbers (an image, for a caption) ``translate(source)`` takes
   ``(N, S, F)`` in their own units;
-- ``encode(source)``: source ids ``(N, S)`` (or numbers) -> the encoder's top states ``values`` and its last
-  states;
-- ``decode_step(previous, values, source_mask, step, feed, states)``: one decoder step, the next token's
-  probabilities and the new states (the decoder of a beam search, in any language);
+- ``encode(source)``: source ids ``(N, S)`` (or numbers) -> the first step's state: the encoder's ``values``,
+  the ``source_mask`` and what the decoder carries (``seqlab.models.decoder_steps``): a recurrent decoder's
+  ``feed`` and ``state_0 ..`` (the encoder's last states), a Transformer's empty key/value caches ``key_0``,
+  ``value_0 ..``;
+- ``decode_step(previous, values, source_mask, step, *carried)``: one decoder step, the next token's
+  probabilities and the new carried tensors, by name (the decoder of a beam search, in any language);
 - ``serve(source, target_in)``: the teacher-forced probabilities ``(N, L, V)``, as every run's ``serve``.
 """
 
@@ -31,29 +33,23 @@ def export_translator(model: keras.Model, data: SequenceData, path: Path) -> Non
     import tensorflow as tf
     from keras.src.export.saved_model import get_input_signature  # what model.export uses for ``serve``
 
-    from seqlab.models.seq2seq import DECODER, ENCODER, real_steps  # here: the models import the tasks
+    from seqlab.models.decoder_steps import decoder_steps  # here: the models import the tasks
     from seqlab.tasks.translate import EOS_ID, START_ID, target_tokenizer_of, translate_inputs
     from seqlab.text import PAD_ID
     from seqlab.text.layers import tokenizer_layer
 
-    encoder, decoder = model.get_layer(ENCODER), model.get_layer(DECODER)
-    target = target_tokenizer_of(data)
-    length, units, states = data.horizon, decoder.units, len(encoder.outputs) - 1
+    steps, target, length = decoder_steps(model), target_tokenizer_of(data), data.horizon
+    carried = steps.carried()
     archive = keras.export.ExportArchive()
     archive.track_and_add_endpoint("serve", model, get_input_signature(model))
     vocabulary = tf.constant(target.vocab)
     source_spec = translate_inputs(data)[0]
     source_signature = tf.TensorSpec([None, *source_spec.shape], source_spec.dtype)
 
-    def feed_of(values):
-        return decoder.start_feed(values) if decoder.input_feeding else None
-
     def greedy(source):
-        values, *last = encoder(source, training=False)
-        layer_states, feed, real = decoder.group(last), feed_of(values), real_steps(source)
-        previous, written = tf.fill([tf.shape(source)[0]], START_ID), []
+        state, previous, written = steps.first(source), tf.fill([tf.shape(source)[0]], START_ID), []
         for t in range(length):  # unrolled: L steps of the greedy decoder
-            probabilities, layer_states, feed, _, _ = decoder.step(previous, layer_states, values, real, t, feed)
+            probabilities, state = steps.next(previous, state, t)
             previous = tf.cast(tf.argmax(probabilities, axis=-1), tf.int32)
             written.append(previous)
         ids = tf.stack(written, axis=1)  # (N, L)
@@ -69,24 +65,17 @@ def export_translator(model: keras.Model, data: SequenceData, path: Path) -> Non
     else:  # a source of numbers (an image's rows) in its own units
         translate = tf.function(greedy, input_signature=[source_signature])
 
-    @tf.function(input_signature=[source_signature])
-    def encode(source):
-        values, *last = encoder(source, training=False)
-        return {"values": values, **{f"state_{i}": s for i, s in enumerate(last)}}
+    encode = tf.function(steps.first, input_signature=[source_signature])
 
     @tf.function(input_signature=[
-        tf.TensorSpec([None], tf.int32), tf.TensorSpec([None, data.lookback, units], tf.float32),
+        tf.TensorSpec([None], tf.int32), tf.TensorSpec([None, data.lookback, steps.width], tf.float32),
         tf.TensorSpec([None, data.lookback], tf.bool), tf.TensorSpec([], tf.int32),
-        tf.TensorSpec([None, units], tf.float32), *[tf.TensorSpec([None, units], tf.float32)] * states,
+        *[tf.TensorSpec([None, *shape], tf.float32) for shape in carried.values()],
     ])  # fmt: skip
-    def decode_step(previous, values, source_mask, step, feed, *last):
-        probabilities, layer_states, feed, _, _ = decoder.step(
-            previous, decoder.group(list(last)), values, source_mask, tf.cast(step, tf.float32),
-            feed if decoder.input_feeding else None,
-        )
-        new = [s for layer in layer_states for s in layer]
-        return {"probabilities": probabilities, "feed": feed if feed is not None else tf.zeros_like(values[:, 0]),
-                **{f"state_{i}": s for i, s in enumerate(new)}}
+    def decode_step(previous, values, source_mask, step, *state):
+        probabilities, new = steps.next(previous, {"values": values, "source_mask": source_mask,
+                                                   **dict(zip(carried, state))}, step)
+        return {"probabilities": probabilities, **{name: new[name] for name in carried}}
 
     archive.add_endpoint(TRANSLATE_ENDPOINT, translate)
     archive.add_endpoint("encode", encode)

@@ -63,13 +63,16 @@ class EventCallback(keras.callbacks.Callback):
     def on_epoch_begin(self, epoch, logs=None):
         self._epoch = epoch
         self._previous_mean = 0.0
+        self._previous_batches = 0
 
     def on_train_batch_end(self, batch, logs=None):
         mean = float(logs["loss"])
-        # Keras passes the running mean over the epoch; undo it to get this batch's loss.
-        batch_loss = (batch + 1) * mean - batch * self._previous_mean
-        self._previous_mean = mean
-        self._global_step += 1
+        # Keras passes the running mean over the epoch; undo it to get the loss of the batches since the last
+        # call (one batch, or steps_per_execution of them: Keras calls back once per compiled execution).
+        done = batch + 1 - self._previous_batches
+        batch_loss = ((batch + 1) * mean - self._previous_batches * self._previous_mean) / done
+        self._previous_mean, self._previous_batches = mean, batch + 1
+        self._global_step += done
         event = {
             "type": "batch",
             "epoch": self._epoch + 1,

@@ -16,6 +16,7 @@ server's ``max_parameters`` (``seqlab.limits``) is refused before it trains.
 from __future__ import annotations
 
 import dataclasses
+import math
 import platform
 import threading
 import time
@@ -31,6 +32,7 @@ from seqlab.data import SequenceData, load_dataset
 from seqlab.limits import check_parameters
 from seqlab.manifest import signing_key
 from seqlab.models import build_model, get_architecture
+from seqlab.models.task_model import EVAL_BATCH_SIZE
 from seqlab.run_meta import RunMeta
 from seqlab.runs import Run, RunStore, write_json
 from seqlab.tasks import get_task
@@ -40,15 +42,69 @@ from seqlab.training.spec import ExperimentSpec
 from seqlab.training.tbptt import tbptt_fit
 
 
-def make_optimizer(spec: ExperimentSpec) -> keras.optimizers.Optimizer:
+MIN_LEARNING_RATE = 0.1  # the cosine schedule ends at this fraction of the rate (nanoGPT's min_lr = lr / 10)
+
+
+def total_steps(spec: ExperimentSpec, train_rows: int) -> int:
+    """The batches training will run: the step budget, or every epoch's batches over ``train_rows`` windows."""
+    return spec.steps or spec.epochs * math.ceil(train_rows / spec.batch_size)
+
+
+def learning_rate(spec: ExperimentSpec, steps: int):
+    """The spec's rate: a float, or warm-up then cosine decay over ``steps`` batches (``spec.schedule``)."""
+    if spec.schedule == "constant":
+        return spec.learning_rate
+    warmup = min(spec.warmup_steps, steps - 1)
+    # Keras's warm-up climbs linearly from the initial rate (0) to warmup_target, then decays to alpha * it.
+    return keras.optimizers.schedules.CosineDecay(
+        0.0, max(steps - warmup, 1), alpha=MIN_LEARNING_RATE, warmup_target=spec.learning_rate, warmup_steps=warmup,
+    )
+
+
+def make_optimizer(
+    spec: ExperimentSpec, steps: int = 1, model: keras.Model | None = None
+) -> keras.optimizers.Optimizer:
+    """The spec's optimizer over ``steps`` batches (the schedule's length); ``model``'s vectors are not decayed."""
     # Keras resolves the names in OPTIMIZERS ("adam", "sgd", ...) to its own classes.
-    config = {"learning_rate": spec.learning_rate, "global_clipnorm": spec.clip_norm, "clipvalue": spec.clip_value}
-    return keras.optimizers.get({"class_name": spec.optimizer, "config": config})
+    config = {
+        "learning_rate": learning_rate(spec, steps), "global_clipnorm": spec.clip_norm, "clipvalue": spec.clip_value,
+        # None: no decay step at all; AdamW needs a number (its own default, 0.004, is not what 0 asks for).
+        "weight_decay": float(spec.weight_decay) if spec.weight_decay or spec.optimizer == "adamw" else None,
+    }
+    optimizer = keras.optimizers.get({"class_name": spec.optimizer, "config": config})
+    if spec.weight_decay and model is not None:
+        # As GPT-2 and nanoGPT: decay the weight matrices, not biases, norms' gains or other vectors.
+        optimizer.exclude_from_weight_decay(var_list=[v for v in model.trainable_variables if len(v.shape) < 2])
+    return optimizer
+
+
+def shuffled_batches(inputs, y, batch_size: int, seed: int) -> tf.data.Dataset:
+    """Endless batches of the windows, reshuffled every pass, prepared ahead of the step that reads them."""
+    rows = len(y)
+    data = tf.data.Dataset.from_tensor_slices((inputs, y))
+    data = data.shuffle(rows, seed=seed, reshuffle_each_iteration=True).repeat()
+    return data.batch(batch_size, drop_remainder=True).prefetch(tf.data.AUTOTUNE)
 
 
 def gradient_fit(model: keras.Model, data: SequenceData, spec: ExperimentSpec, callbacks: list) -> None:
-    """Mini-batch gradient descent on the training windows (full BPTT through each window)."""
+    """Mini-batch gradient descent on the training windows (full BPTT through each window).
+
+    With a step budget (``spec.steps``) the batches come from ``shuffled_batches``
+    and each of the ``epochs`` rounds runs ``steps / epochs`` of them, then validates.
+    """
     train, val = data.splits["train"], data.splits["val"]
+    if spec.steps:
+        model.fit(
+            shuffled_batches(train.inputs, train.y, spec.batch_size, spec.seed),
+            validation_data=(val.inputs, val.y),
+            validation_batch_size=EVAL_BATCH_SIZE,
+            epochs=spec.epochs,
+            steps_per_epoch=math.ceil(spec.steps / spec.epochs),
+            shuffle=False,  # the pipeline shuffles
+            callbacks=callbacks,
+            verbose=0,
+        )
+        return
     model.fit(
         train.inputs,
         train.y,
@@ -79,7 +135,13 @@ def run_experiment(
     task = get_task(data.task)
     with distribution_strategy().scope():
         model = build_model(spec.model, data, spec.model_options)
-        model.compile(optimizer=make_optimizer(spec), loss=task.loss, metrics=list(task.metrics))
+        model.compile(
+            optimizer=make_optimizer(spec, total_steps(spec, len(data.splits["train"].y)), model),
+            loss=task.loss,
+            metrics=list(task.metrics),
+            jit_compile=True if spec.jit_compile else "auto",  # auto: Keras's choice (XLA on a GPU, not on a CPU)
+            steps_per_execution=spec.steps_per_execution,
+        )
     check_parameters(model.count_params())  # before any training, and before anything is written
 
     device = device_name()

@@ -17,6 +17,7 @@ from seqlab.tasks import get_task, list_tasks
 
 OPTIMIZERS = ("adam", "adamw", "rmsprop", "sgd")  # Keras's own names (keras.optimizers.get)
 OPTIONAL = ("clip_norm", "clip_value")  # None: off
+SCHEDULES = ("constant", "cosine")  # the learning rate over training: fixed, or warm-up then cosine decay
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,24 @@ class ExperimentSpec:
         early_stopping: patience in epochs on the validation loss (0: off);
             the best weights are restored.
         seed: seeds Python, NumPy and the backend.
+        weight_decay: decoupled weight decay of the weight matrices (AdamW's
+            lambda; biases, norms and other vectors are not decayed); 0: off.
+        schedule: ``constant`` learning rate, or ``cosine``: a linear warm-up
+            from 0 over ``warmup_steps`` batches, then a cosine decay to a tenth
+            of ``learning_rate`` at the last batch (nanoGPT's schedule).
+        warmup_steps: batches of linear warm-up (``cosine`` only).
+        steps: a budget of batches, as nanoGPT counts (0: whole passes over
+            the training windows). With steps, the windows are drawn shuffled
+            (without replacement within a pass) from a pipeline that never
+            waits, and ``epochs`` is how many times the validation loss is
+            measured along the way (every ``steps / epochs`` batches).
+        jit_compile: compile each training step with XLA (one fused program)
+            on a CPU too; false leaves it to Keras (XLA on a GPU where the
+            layers allow). A small Transformer trains about 1.5 times faster
+            on a CPU with it.
+        steps_per_execution: batches per call of the compiled step, so
+            Python runs once per that many batches (progress and cancel are
+            seen at that grain).
     """
 
     dataset: str
@@ -55,6 +74,12 @@ class ExperimentSpec:
     tbptt: list[int] | None = None
     early_stopping: int = 0
     seed: int = 0
+    weight_decay: float = 0.0
+    schedule: str = "constant"
+    warmup_steps: int = 0
+    steps: int = 0
+    jit_compile: bool = False
+    steps_per_execution: int = 1
 
     @property
     def task(self) -> str:
@@ -62,7 +87,7 @@ class ExperimentSpec:
 
     def _check_structure(self) -> None:
         """Names are text and options are mappings: anything else, e.g. a list from JSON, is refused."""
-        for name in ("dataset", "model", "optimizer"):
+        for name in ("dataset", "model", "optimizer", "schedule"):
             if not isinstance(getattr(self, name), str):
                 raise ValueError(f"{name} must be a name (text), got {shown(getattr(self, name))}.")
         for name in ("data_options", "model_options"):
@@ -84,13 +109,27 @@ class ExperimentSpec:
     def resolved(self) -> "ExperimentSpec":
         """Check every field and fill the dataset's and model's defaults."""
         self._check_structure()
-        for name in ("epochs", "batch_size", "early_stopping", "seed"):
+        for name in ("epochs", "batch_size", "early_stopping", "seed", "warmup_steps", "steps", "steps_per_execution"):
             self._number(name, integer=True)
-        rates = {name: self._number(name, integer=False) for name in ("learning_rate", "clip_norm", "clip_value")}
+        rates = {
+            name: self._number(name, integer=False)
+            for name in ("learning_rate", "clip_norm", "clip_value", "weight_decay")
+        }
         if self.optimizer not in OPTIMIZERS:
             raise ValueError(
                 f"Unknown optimizer {self.optimizer!r}; valid optimizers: {', '.join(OPTIMIZERS)}."
             )
+        if self.schedule not in SCHEDULES:
+            raise ValueError(f"Unknown schedule {self.schedule!r}; valid schedules: {', '.join(SCHEDULES)}.")
+        if not isinstance(self.jit_compile, bool):
+            raise ValueError(f"jit_compile must be true or false, got {shown(self.jit_compile)}.")
+        if self.steps and self.steps < self.epochs:
+            raise ValueError(
+                f"steps={self.steps} cannot be split into {self.epochs} epochs (validation rounds): give at least "
+                "as many steps as epochs, or steps 0 to train whole passes."
+            )
+        if self.warmup_steps and self.schedule != "cosine":
+            raise ValueError("warmup_steps needs schedule 'cosine' (a constant rate has no warm-up).")
         if self.clip_norm is not None and self.clip_value is not None:
             raise ValueError("Set clip_norm or clip_value, not both: Keras optimizers clip one way.")
         arch = get_architecture(self.model, self.task)  # unknown or unfit model: clear message

@@ -103,12 +103,16 @@ def _expected_bounds(key: str, info, arch) -> tuple:
 
 def _every_option_once() -> list:
     """``(dataset, architectures)`` such that every dataset's options and every architecture's are on screen
-    once: each dataset with its task's first architecture, each architecture on the first dataset of its task."""
-    datasets = [info for info in list_datasets() if list_architectures(info.task)]
-    shown = {info.name: [list_architectures(info.task)[0]] for info in datasets}
+    once: each dataset with the first architecture it offers, each architecture on the first dataset offering it."""
+    offered = {info.name: list_architectures(info.task, info.kinds) for info in list_datasets()}
+    datasets = [info for info in list_datasets() if offered[info.name]]
+    shown = {info.name: offered[info.name][:1] for info in datasets}
+    placed = {archs[0].name for archs in shown.values()}
     for info in datasets:
-        first = next(d for d in datasets if d.task == info.task).name
-        shown[first] += [a for a in list_architectures(info.task) if a not in shown[first]]
+        for arch in offered[info.name]:
+            if arch.name not in placed:
+                shown[info.name].append(arch)
+                placed.add(arch.name)
     return [(info, shown[info.name]) for info in datasets]
 
 

@@ -1,4 +1,4 @@
-r"""Masks and windows of attention: the softmax over the real source positions, local attention's window.
+r"""Masks and windows of attention: the softmax over the real positions, causal and padding masks, local windows.
 
 Functions of plain tensors (`keras.ops` only), shared by the attention layers
 and tested on their own: a padded source position must get weight exactly 0,
@@ -7,7 +7,7 @@ whichever layer computes the weights.
 
 from keras import ops
 
-__all__ = ["gaussian_window", "local_window", "masked_softmax"]
+__all__ = ["causal_mask", "combine_masks", "gaussian_window", "local_window", "masked_softmax", "padding_mask"]
 
 
 def masked_softmax(scores, mask=None):
@@ -39,6 +39,69 @@ def masked_softmax(scores, mask=None):
     exps = ops.where(mask, ops.exp(shifted), ops.zeros_like(scores))
     total = ops.sum(exps, axis=-1, keepdims=True)
     return exps / ops.where(total > 0, total, ops.ones_like(total))
+
+
+def causal_mask(query_length, key_length=None, start=None):
+    r"""True where query $i$ may read key $j$: the keys at its own position and before.
+
+    $$ m_{ij} = [\, j \le i + (T_k - T_q) \,] $$
+
+    By default the $T_q$ queries are the LAST $T_q$ of the $T_k$ positions, so
+    the same mask serves a whole sequence ($T_q = T_k$: $j \le i$) and new
+    tokens attending over a key/value cache that holds exactly the prefix.
+
+    Args:
+        query_length: $T_q$, an integer or a scalar integer tensor.
+        key_length: $T_k \ge T_q$; None (default) takes $T_q$.
+        start: Optional position of the first query among the keys (an
+            integer or scalar tensor), for a fixed-size cache filled up to
+            `start + T_q`: then $m_{ij} = [j \le i + \mathrm{start}]$. None
+            (default) means $T_k - T_q$.
+
+    Returns:
+        Booleans `(T_q, T_k)`.
+    """
+    key_length = query_length if key_length is None else key_length
+    start = key_length - query_length if start is None else start
+    i = ops.expand_dims(ops.arange(query_length), 1)  # (T_q, 1)
+    j = ops.expand_dims(ops.arange(key_length), 0)  # (1, T_k)
+    return j <= i + start
+
+
+def padding_mask(mask):
+    r"""A `(B, T_k)` mask of real key positions as `(B, 1, T_k)`: the same keys for every query.
+
+    $$ m_{b,i,j} = \mathrm{real}_{b,j} $$
+
+    Args:
+        mask: Booleans (or 0/1) `(B, T_k)`, False on padding.
+
+    Returns:
+        Booleans `(B, 1, T_k)`, to combine with `causal_mask` or pass as an attention mask.
+    """
+    return ops.expand_dims(ops.cast(mask, "bool"), -2)
+
+
+def combine_masks(*masks):
+    r"""The logical AND of the given masks, broadcast together (NumPy rules); None ones are skipped.
+
+    $$ m = m^{(1)} \wedge m^{(2)} \wedge \dots $$
+
+    Args:
+        *masks: Boolean tensors or None, e.g. `padding_mask(real)` `(B, 1, T)`
+            and `causal_mask(T)` `(T, T)`.
+
+    Returns:
+        Booleans of the broadcast shape (`(B, T, T)` in the example), or None
+        when every mask is None.
+    """
+    combined = None
+    for mask in masks:
+        if mask is None:
+            continue
+        mask = ops.cast(mask, "bool")
+        combined = mask if combined is None else ops.logical_and(combined, mask)
+    return combined
 
 
 def _distance(p_t, length):

@@ -1,0 +1,31 @@
+"""The Transformer lesson on its own: the notes' "Hello how are" walk-through, the encoding, the word order."""
+
+import json
+
+from streamlit.testing.v1 import AppTest
+
+
+def lesson():
+    from seqlab.app.transformer_lesson import transformer_lesson
+
+    transformer_lesson()
+
+
+def figures(at) -> dict:
+    return {json.loads(c.proto.spec)["layout"]["title"]["text"]: json.loads(c.proto.spec)
+            for c in at.get("plotly_chart")}
+
+
+def test_the_lesson_masks_the_notes_scores_and_shows_positions():
+    at = AppTest.from_function(lesson, default_timeout=120).run()
+    assert not at.exception and not at.error
+    shown = figures(at)
+    walk = shown["Scaled dot-product attention on “Hello how are” with the causal mask"]
+    scores = next(d for d in walk["data"] if d.get("text") and d["colorbar"]["title"]["text"] == "score a'_ij")
+    assert scores["text"] == [["1.50", "−∞", "−∞"], ["1.80", "1.30", "−∞"], ["2.40", "2.00", "2.50"]]
+    weights = next(d for d in walk["data"] if d.get("text") and d["colorbar"]["title"]["text"] != "score a'_ij")
+    assert weights["text"][0] == ["1.00", "0.00", "0.00"]  # "Hello" reads only itself
+    assert "Sinusoidal positional encoding, base n = 10000, r = 64" in shown
+    assert list(at.dataframe[0].value["the two orders read"]) == ["the same (a bag of words)", "differently"]
+    at.toggle(key="lessons.transformer.causal").set_value(False).run()
+    assert "Scaled dot-product attention on “Hello how are”" in figures(at)

@@ -1,0 +1,41 @@
+"""One tiny BERT pre-training run on a fake movie-review corpus (200 sentences, 1 epoch), for the BERT tests."""
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from seqlab.runs import Run, RunStore
+
+TINY_BERT = {"layers": 1, "heads": 2, "width": 16, "ff_units": 32}
+CONTEXT = 16  # max_tokens of the pre-training pairs: movie_sentiment sentences of 14 tokens fit a fine-tuned model
+
+
+@pytest.fixture(scope="module")
+def bert_world(tmp_path_factory):
+    """``(monkeypatch, pre-training run)``: a fake vaderSentiment cache and a run store, both found through the
+    environment for the whole module, and a finished ``masked_lm`` run in that store."""
+    import seqlab.data.bert_pretraining  # noqa: F401  registers movie_reviews_mlm
+    import seqlab.models.bert  # noqa: F401  registers bert
+    import seqlab.tasks.masked_lm  # noqa: F401  registers masked_lm
+    from seqlab.training import ExperimentSpec, run_experiment
+    from tests.data.test_movie_sentiment import cached, offline
+
+    root = tmp_path_factory.mktemp("bert")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SEQLAB_CACHE", str(root / "cache"))
+        patch.setenv("SEQLAB_RUNS_DIR", str(root / "runs"))
+        patch.setattr(subprocess, "run", offline)
+        cached(root / "cache" / "movie_sentiment")
+        spec = ExperimentSpec("movie_reviews_mlm", "bert", {"max_tokens": CONTEXT}, TINY_BERT, epochs=1,
+                              batch_size=32)
+        run = run_experiment(spec, store=RunStore(root / "runs"))
+        yield patch, run
+
+
+def pretrained_run(world) -> Run:
+    return world[1]
+
+
+def runs_root(world) -> Path:
+    return pretrained_run(world).path.parent
