@@ -13,14 +13,15 @@ require_entry(__file__)  # a cold deep link ran this page alone: go through the 
 st.title("seqlab: a sequence-modelling lab")
 table = families_table()
 architectures = [a.title for a in list_architectures()]
+missing = table.loc[~table["Available"], "Family"].tolist()
 st.markdown(
-    f"Train the {len(architectures)} architectures of the lecture notes built so far — "
-    f"{', '.join(architectures)} — on real and synthetic series, watch them learn, and judge them "
-    "honestly against simple baselines. Each recurrent cell is a Keras layer whose docstring holds its "
-    "equations, every run is saved with its settings so it can be reproduced, and every trained model is "
-    "exported as a TensorFlow **SavedModel** that serves without seqlab. The lecture's other families "
-    f"(self-attention, Transformers, BERT, GPT and more: {int((~table['Available']).sum())} in all) are "
-    "planned; the table below shows which can be trained now."
+    f"Train the {len(architectures)} architectures of the lecture notes — "
+    f"{', '.join(architectures)} — on real and synthetic series, text and images, watch them learn, look "
+    "inside them, and judge them honestly against simple baselines. Each layer is a Keras layer whose "
+    "docstring holds its equations, every run is saved with its settings so it can be reproduced, and every "
+    "trained model is exported as a TensorFlow **SavedModel** that serves without seqlab. "
+    + (f"Not built yet: {', '.join(missing)}; the table below shows how each family is trained."
+       if missing else "Every family of the notes can be trained; the table below shows how.")
 )
 
 runs, broken = state.store().scan()

@@ -24,7 +24,7 @@ from seqlab.app.text_classes_view import encoded_sentence
 from seqlab.app.inspect_view import InspectInput
 from seqlab.app.task_views import ANSWERS, TEXT, view_for, view_of
 from seqlab.data import SequenceData
-from seqlab.inspect import METHODS, TokenAttribution
+from seqlab.inspect import METHODS
 from seqlab.inspect.attribution import IG_STEPS
 from seqlab.plots import class_probabilities
 from seqlab.plots.contributions import contribution_chips, contribution_legend, token_contributions
@@ -135,8 +135,15 @@ def show_answer(run: Run, sentence: Sentence, method: str, key: str) -> None:
         st.error(f"This run cannot read the sentence: {err}. Retrain it, or pick another run.")
 
 
-def contributions(sentence: Sentence, attribution: TokenAttribution, explained: str, key: str) -> None:
-    """The sentence coloured by each token's contribution, the bars, and what the numbers are."""
+def contributions(run: Run, sentence: Sentence, method: str, target: int, explained: str, key: str,
+                  position: int | None = None) -> None:
+    """The sentence coloured by each token's contribution to class (or tag) ``target``, the bars, and what the
+    numbers are; a model the method cannot read (``ValueError``) gets the reason instead."""
+    try:
+        attribution = cache.attribution(run, sentence.ids, target, method, position=position)
+    except ValueError as err:
+        st.warning(f"No contributions by {method}: {err}", icon=":material/info:")
+        return
     st.html(contribution_chips(sentence.tokens, attribution.scores, explained, marked=attribution.position))
     st.html(contribution_legend(explained))
     st.plotly_chart(token_contributions(sentence.tokens, attribution.scores, explained, attribution.method),
@@ -163,7 +170,7 @@ def class_answer(run: Run, sentence: Sentence, method: str, key: str) -> None:
     explained = st.selectbox("Explain the class", range(len(classes)), index=predicted,
                              key=f"{key}.explain.{sentence.key}",  # a new sentence: its predicted class again
                              format_func=lambda c: f"{classes[c]} (p = {p[c]:.3f})")
-    contributions(sentence, cache.attribution(run, sentence.ids, explained, method), classes[explained], key)
+    contributions(run, sentence, method, explained, classes[explained], key)
 
 
 @view_for(ANSWERS, "label" + TEXT)
@@ -186,8 +193,7 @@ def tag_answer(run: Run, sentence: Sentence, method: str, key: str) -> None:
              "tokens up to it: every later token contributes exactly 0. A bidirectional one reads both ways.",
     )
     tag = int(predicted[j])
-    contributions(sentence, cache.attribution(run, sentence.ids, tag, method, position=j),
-                  f"{tags[tag]} at token {j + 1}", key)
+    contributions(run, sentence, method, tag, f"{tags[tag]} at token {j + 1}", key, position=j)
 
 
 def trace_input(sentence: Sentence) -> InspectInput:

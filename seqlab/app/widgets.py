@@ -83,7 +83,7 @@ LABELS: dict[str, tuple[str, str | None]] = {
     "warmup_steps": ("Warm-up (batches)", "Batches of linear warm-up from 0 (cosine schedule only)."),
     "steps": ("Step budget (batches)", "Train this many batches, drawn shuffled, and measure the validation loss "
               "`epochs` times along the way; 0 = whole passes over the data."),
-    "jit_compile": ("Compile with XLA", "One fused program per training step: faster for Transformers on a CPU."),
+    "jit_compile": ("XLA", "One fused program per training step: faster for Transformers on a CPU."),
     "steps_per_execution": ("Batches per call", "Batches run per call of the compiled step: less Python per batch; "
                             "the live curve and Cancel act at that grain."),
     "early_stopping": (

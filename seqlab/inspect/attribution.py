@@ -138,6 +138,11 @@ def _integrated_gradients(model, ids, target, position, length, pick, steps) -> 
     if embedding is None:
         raise ValueError("Integrated gradients follow the path of the token embeddings: this model has no "
                          "Embedding layer. Use occlusion.")
+    if embedding.input is not model.inputs[0]:
+        # e.g. BERT's classifier maps the ids to its pre-training vocabulary and adds [CLS] and [SEP] first:
+        # the embedding's positions are not the sentence's tokens.
+        raise ValueError("Integrated gradients follow the path of the token embeddings, but this model changes "
+                         "its tokens before embedding them. Use occlusion.")
     # Rows 0 .. m-1 the midpoints alpha_k, then alpha = 1 (F(e)) and alpha = 0 (F(0)).
     alphas = np.concatenate([(np.arange(steps) + 0.5) / steps, [1.0, 0.0]]).astype("float32")
     batch = np.repeat(_padded([ids], length), len(alphas), axis=0)

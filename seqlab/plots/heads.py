@@ -107,7 +107,7 @@ def score_walkthrough(scores: np.ndarray, query_labels: Sequence, key_labels: Se
     weights = softmax_rows(scores)
     shown = np.where(masked, np.nan, scores)  # a masked score has no colour: the grey beneath shows
     bound = float(np.nanmax(np.abs(shown))) if np.isfinite(shown).any() else 1.0
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.14, subplot_titles=(
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.26, subplot_titles=(
         "1. scaled scores a'_ij = q_iᵀk_j / √d_k (mask: −∞)", "2. softmax over each row: a_ij"))
     grey = np.where(masked, 1.0, np.nan)
     for col in (1, 2):  # the masked cells, beneath the values
@@ -117,7 +117,7 @@ def score_walkthrough(scores: np.ndarray, query_labels: Sequence, key_labels: Se
         z=shown, x=x, y=y, zmid=0.0, zmin=-bound, zmax=bound, colorscale=SCORES, xgap=1, ygap=1,
         text=[[MINUS_INF if m else f"{v:.2f}" for v, m in zip(row, mrow)] for row, mrow in zip(scores, masked)],
         texttemplate="%{text}", textfont=dict(size=TICK_SIZE),
-        colorbar=dict(title=dict(text="score a'_ij", side="right"), x=0.43, len=0.9),
+        colorbar=dict(title=dict(text="score a'_ij", side="right"), x=0.38, len=0.9),  # right of the first panel
         hovertemplate="query %{y}<br>key %{x}<br>a'_ij = %{text}<extra></extra>",
     ), row=1, col=1)  # fmt: skip
     fig.add_trace(go.Heatmap(

@@ -123,3 +123,15 @@ def test_integrated_gradients_need_an_embedding_occlusion_does_not():
     with pytest.raises(ValueError, match="no Embedding layer. Use occlusion"):
         token_attribution(model, SENTENCE, target=0)
     assert token_attribution(model, SENTENCE, target=0, method="occlusion").scores.shape == (len(SENTENCE),)
+
+
+def test_integrated_gradients_refuse_a_model_that_changes_its_tokens_before_the_embedding():
+    # As BERT's classifier, which maps the ids and adds [CLS] and [SEP]: the embedding's positions are not the
+    # sentence's tokens, so the contributions could not be laid on them.
+    ids = keras.Input((LENGTH,), dtype="int32")
+    shifted = keras.layers.Lambda(lambda t: keras.ops.pad(t, [[0, 0], [1, 0]], constant_values=2))(ids)
+    x = keras.layers.GlobalAveragePooling1D()(keras.layers.Embedding(VOCAB, 5)(shifted))
+    model = keras.Model(ids, keras.layers.Dense(2, activation="softmax")(x))
+    with pytest.raises(ValueError, match="changes its tokens before embedding them. Use occlusion"):
+        token_attribution(model, SENTENCE, target=0)
+    assert token_attribution(model, SENTENCE, target=0, method="occlusion").scores.shape == (len(SENTENCE),)

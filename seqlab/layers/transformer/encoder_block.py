@@ -18,10 +18,10 @@ class TransformerEncoderBlock(keras.layers.Layer):
     r"""One encoder block: every position attends to every real position, then passes through the FFN.
 
     Equations:
-        $$ \text{post-norm:}\quad \mathbf{x} \leftarrow \mathrm{LN}(\mathbf{x} + \mathrm{MultiHead}(\mathbf{x})),
+        $$ \text{post-norm:} \\ \mathbf{x} \leftarrow \mathrm{LN}(\mathbf{x} + \mathrm{MultiHead}(\mathbf{x})),
            \qquad \mathbf{x} \leftarrow \mathrm{LN}(\mathbf{x} + \mathrm{FFN}(\mathbf{x})) $$
 
-        $$ \text{pre-norm:}\quad \mathbf{x} \leftarrow \mathbf{x} + \mathrm{MultiHead}(\mathrm{LN}(\mathbf{x})),
+        $$ \text{pre-norm:} \\ \mathbf{x} \leftarrow \mathbf{x} + \mathrm{MultiHead}(\mathrm{LN}(\mathbf{x})),
            \qquad \mathbf{x} \leftarrow \mathbf{x} + \mathrm{FFN}(\mathrm{LN}(\mathbf{x})) $$
 
         $\mathrm{MultiHead}$ is self-attention (queries, keys and values all
