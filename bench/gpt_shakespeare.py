@@ -17,9 +17,10 @@ included, as nanoGPT's clock) and the seconds of training alone. At the end:
 ms per training step, tokens per second, when the loss first reached
 ``--target``, and the loss on the whole held-out text.
 
-The bar (issue 11): nanoGPT reaches about 1.92 in about 56 s from launch on
-this 2-core machine, 25 ms per step. Timings on a shared machine vary: run
-it more than once.
+The bar: PyTorch nanoGPT in this configuration was reported to reach about
+1.92 in about 56 s from launch on this 2-core machine, 25 ms per step (on its
+own Shakespeare text; PyTorch's CPU wheel is not on PyPI, so it is not rerun
+here). Timings on a shared machine vary: run it more than once.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ import functools
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import deletion, pairs_view, results, state, text_classes_view  # noqa: F401  text and translation runs' views register
+from seqlab.app import deletion, masked_lm_view, pairs_view, results, state, text_classes_view  # noqa: F401  text and translation runs' views register
 from seqlab.app.entry import require_entry
 from seqlab.export import zip_bytes
 

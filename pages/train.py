@@ -3,7 +3,8 @@
 import streamlit as st
 
 from seqlab.app import (  # noqa: F401  the uploads and views register
-    cache, csv_upload, live, pairs_upload, pairs_view, results, state, text_classes_view, text_csv_upload,
+    cache, csv_upload, live, masked_lm_view, pairs_upload, pairs_view, results, state, text_classes_view,
+    text_csv_upload,
 )
 from seqlab.app.entry import require_entry
 from seqlab.app.task_views import is_series

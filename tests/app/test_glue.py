@@ -69,7 +69,7 @@ def test_families_follow_the_registry():
     assert len(table) == len(FAMILIES)
     row = table.set_index("Family").loc["LSTM"]
     assert row["Available"] and "LSTM" in row["Train it as"]
-    assert table.set_index("Family").loc["GPT", "Train it as"] == "planned"
+    assert table.set_index("Family").loc["GPT", "Train it as"] == "GPT (decoder-only Transformer)"
     rows = table.set_index("Family")
     assert rows.loc["Bidirectional RNN", "Available"]
     assert rows.loc["Bidirectional RNN", "Train it as"] == (

@@ -2,7 +2,7 @@
 
 import pytest
 
-from seqlab.app import hmm_view, inspect_text_view, inspect_view, live, pairs_view, results  # noqa: F401  they register views
+from seqlab.app import attention_view, hmm_view, inspect_text_view, inspect_view, live, masked_lm_view, pairs_view, results  # noqa: F401  they register views
 from seqlab.app.inspect_view import RESULT_VIEWS
 from seqlab.app.task_views import (
     INSPECT_INPUTS,
@@ -30,7 +30,7 @@ def test_every_task_inspect_reads_has_an_outcome_and_translations_go_to_their_ow
 
 
 def test_every_traced_result_type_has_an_inspect_view():
-    assert {"LayerTrace", "HMMTrace"} <= set(RESULT_VIEWS)
+    assert {"LayerTrace", "HMMTrace", "AttentionTrace"} <= set(RESULT_VIEWS)
 
 
 def test_an_unknown_task_gets_the_fallback_and_is_not_a_series():
