@@ -39,9 +39,6 @@ def main() -> None:
     args = parser.parse_args()
     os.environ["SEQLAB_RUNS_DIR"] = args.runs  # where the bert model's ``pretrained`` option finds the run
 
-    import seqlab.data.bert_pretraining  # noqa: F401  registers movie_reviews_mlm
-    import seqlab.models.bert  # noqa: F401  registers bert
-    import seqlab.tasks.masked_lm  # noqa: F401  registers masked_lm
     from bench.movie_sentiment import tfidf_peer
     from seqlab.data import load_dataset
     from seqlab.runs import RunStore

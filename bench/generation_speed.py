@@ -59,7 +59,6 @@ def rate(next_fn, prompt: np.ndarray, tokens: int) -> tuple[float, float, list[i
 
 def gpt_speed(tokens: int, context: int) -> None:
     """The GPT with and without its key/value cache (module docstring)."""
-    import seqlab.models.gpt  # noqa: F401  registers the architecture
     from seqlab.data import load_dataset
     from seqlab.models import build_model
     from seqlab.training.presets import GPT_SHAKESPEARE

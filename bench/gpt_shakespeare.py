@@ -38,7 +38,6 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import keras  # noqa: E402
 import numpy as np  # noqa: E402
 
-import seqlab.models.gpt  # noqa: E402,F401  registers the gpt architecture
 from seqlab.data import load_dataset  # noqa: E402
 from seqlab.models import build_model  # noqa: E402
 from seqlab.models.task_model import EVAL_BATCH_SIZE  # noqa: E402

@@ -15,9 +15,6 @@ CONTEXT = 16  # max_tokens of the pre-training pairs: movie_sentiment sentences 
 def bert_world(tmp_path_factory):
     """``(monkeypatch, pre-training run)``: a fake vaderSentiment cache and a run store, both found through the
     environment for the whole module, and a finished ``masked_lm`` run in that store."""
-    import seqlab.data.bert_pretraining  # noqa: F401  registers movie_reviews_mlm
-    import seqlab.models.bert  # noqa: F401  registers bert
-    import seqlab.tasks.masked_lm  # noqa: F401  registers masked_lm
     from seqlab.training import ExperimentSpec, run_experiment
     from tests.data.test_movie_sentiment import cached, offline
 

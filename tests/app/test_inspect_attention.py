@@ -15,7 +15,6 @@ PAGE = "pages/inspect.py"
 @pytest.fixture(scope="module")
 def transformer_run(tmp_path_factory):
     """A tiny Transformer encoder classifier on a few reviews (2 blocks of 2 heads, width 8), trained once."""
-    import seqlab.models.transformer  # noqa: F401  registers the architecture
     from seqlab.runs import RunStore
     from seqlab.training import ExperimentSpec, run_experiment
 

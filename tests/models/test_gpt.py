@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-import seqlab.models.gpt  # noqa: F401  registers the architecture
 from seqlab import decoding
 from seqlab.data import load_dataset
 from seqlab.generate import gpt_next, next_of

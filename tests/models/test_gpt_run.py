@@ -7,7 +7,6 @@ import sys
 import numpy as np
 import pytest
 
-import seqlab.models.gpt  # noqa: F401  registers the architecture
 from seqlab.export import export_run
 from seqlab.generate import generate_text, run_tokenizer
 from seqlab.runs import RunStore

@@ -19,7 +19,6 @@ def data():
 
 
 def build(data, **options):
-    import seqlab.models.transformer_seq2seq  # noqa: F401  registers the architecture
     from seqlab.models import build_model
 
     return build_model("transformer_seq2seq", data, {**SMALL, **options})

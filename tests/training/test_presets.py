@@ -33,8 +33,6 @@ def test_the_elman_rnn_fails_the_adding_problem_where_lstm_and_gru_succeed(runs_
 
 
 def test_the_gpt_preset_is_nanogpts_cpu_configuration():
-    import seqlab.models.gpt  # noqa: F401  registers the architecture
-
     [spec] = get_preset("gpt-shakespeare").specs
     spec = spec.resolved()
     assert spec.model_options["layers"] == spec.model_options["heads"] == 4 and spec.model_options["width"] == 128
