@@ -1,12 +1,12 @@
 """Character-level GPT on Shakespeare: held-out loss against wall-clock time from launch, ms per step, tokens/s.
 
-    python -m bench.gpt_shakespeare [--steps 2000] [--every 250] [--eval-windows 240] [--target 1.92]
+    python -m bench.gpt_shakespeare [--steps 1500] [--every 250] [--eval-windows 240] [--target 1.92]
 
-Trains the ``gpt-shakespeare`` preset (nanoGPT's CPU configuration: 4 blocks,
-4 heads, width 128, context 64, batch 12, AdamW 1e-3 with warm-up and cosine
-decay, 2,000 steps, dropout 0) on the ``shakespeare`` dataset's fixed split
+Trains the ``gpt-shakespeare`` preset (nanoGPT's CPU network: 4 blocks, 4
+heads, width 128, context 64, batch 12, dropout 0; AdamW 2e-3 with warm-up
+and cosine decay over 1,500 steps) on the ``shakespeare`` dataset's fixed split
 (first 90 % of the characters train, last 10 % held out), built as
-``run_experiment`` builds it: XLA-compiled steps, ``steps_per_execution``
+``run_experiment`` builds it (``compiled_model``): XLA-compiled steps, ``steps_per_execution``
 steps per call, shuffled windows prepared ahead (``shuffled_batches``).
 
 Every ``--every`` steps the held-out loss (nats per character) is measured
@@ -17,10 +17,10 @@ included, as nanoGPT's clock) and the seconds of training alone. At the end:
 ms per training step, tokens per second, when the loss first reached
 ``--target``, and the loss on the whole held-out text.
 
-The bar: PyTorch nanoGPT in this configuration was reported to reach about
-1.92 in about 56 s from launch on this 2-core machine, 25 ms per step (on its
-own Shakespeare text; PyTorch's CPU wheel is not on PyPI, so it is not rerun
-here). Timings on a shared machine vary: run it more than once.
+The peer: PyTorch nanoGPT in its own CPU configuration (1e-3 over 2,000
+steps) on the same text and split, ``python -m bench.nanogpt_peer``, run on
+the same machine; it prints the same table. Timings on a shared machine vary:
+run both more than once, one after the other.
 """
 
 from __future__ import annotations
@@ -39,10 +39,8 @@ import keras  # noqa: E402
 import numpy as np  # noqa: E402
 
 from seqlab.data import load_dataset  # noqa: E402
-from seqlab.models import build_model  # noqa: E402
 from seqlab.models.task_model import EVAL_BATCH_SIZE  # noqa: E402
-from seqlab.tasks import get_task  # noqa: E402
-from seqlab.training.experiment import make_optimizer, shuffled_batches, total_steps  # noqa: E402
+from seqlab.training.experiment import compiled_model, shuffled_batches  # noqa: E402
 from seqlab.training.presets import GPT_SHAKESPEARE  # noqa: E402
 
 
@@ -73,11 +71,7 @@ def main() -> None:
     data = load_dataset(spec.dataset, **spec.data_options)
     train, val = data.splits["train"], data.splits["val"]
     held_out = np.random.default_rng(0).choice(len(val.y), min(args.eval_windows, len(val.y)), replace=False)
-    model = build_model(spec.model, data, spec.model_options)
-    model.compile(
-        optimizer=make_optimizer(spec, total_steps(spec, len(train.y)), model), loss=get_task(data.task).loss,
-        jit_compile=spec.jit_compile, steps_per_execution=spec.steps_per_execution,
-    )
+    model = compiled_model(spec, data)
     clock, curve = Clock(), []
     record = keras.callbacks.LambdaCallback(
         on_epoch_end=lambda epoch, logs: curve.append(
@@ -103,7 +97,7 @@ def main() -> None:
     per_step = (last_training - first_training) / max(last_step - first_step, 1)
     tokens = spec.batch_size * data.lookback
     reached = next(((s, w, t) for s, w, t, loss in curve if loss <= args.target), None)
-    full = model.evaluate(val.x, val.y, batch_size=EVAL_BATCH_SIZE, verbose=0)
+    full = model.evaluate(val.x, val.y, batch_size=EVAL_BATCH_SIZE, verbose=0, return_dict=True)["loss"]
     print(f"\n{steps} steps: {1000 * per_step:.1f} ms per step after the first measurement, "
           f"{tokens / per_step:,.0f} tokens per second ({tokens} per step)")
     print(f"{args.target} nats first reached: " + (

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from seqlab.app import cache, csv_upload, language_view, pairs_upload, pairs_view, text_classes_view, text_csv_upload  # noqa: F401  they register views and uploads
+from seqlab.app import cache, csv_upload, figures, language_view, pairs_upload, pairs_view, text_classes_view, text_csv_upload  # noqa: F401  they register views and uploads
 from seqlab.app.entry import require_entry
 from seqlab.app.format import steps_as_time
 from seqlab.app.results import sample_frame
@@ -64,7 +64,8 @@ if series:
     c4.metric("Training windows", f"{n['train']:,}", f"{n['val']:,} val · {n['test']:,} test", **plain,
               help=f"Windows cut with stride {data.options.get('stride', 1)}; the splits are chronological.")
 else:
-    c1.metric("Sequences", f"{sum(n.values()):,}", f"{n['train']:,} train · {n['val']:,} val · {n['test']:,} test", **plain)
+    c1.metric("Sequences", f"{sum(n.values()):,}", f"{n['train']:,} train", **plain,
+              help=f"{n['train']:,} train · {n['val']:,} validation · {n['test']:,} test.")
     c2.metric("Steps per sequence T", f"{data.lookback}", **plain)
     if data.tokenizer is not None:  # one token per step, out of the vocabulary
         c3.metric("Vocabulary", f"{data.tokenizer.vocab_size:,}", f"{data.tokenizer.kind} tokens", **plain)
@@ -81,7 +82,7 @@ if preview is not None:
 elif series:
     val_start, test_start = split_points(len(frame), data.options["val_fraction"], data.options["test_fraction"])
     splits = {"train": (0, val_start), "validation": (val_start, test_start), "test": (test_start, len(frame))}
-    st.plotly_chart(dataset_preview(frame, data.target, data.units, splits, title=info.title), key="data.preview")
+    figures.show(dataset_preview(frame, data.target, data.units, splits, title=info.title), key="data.preview")
     st.caption(
         "Drag on a chart or on the range slider under the top one to zoom; double-click to reset. The "
         "shaded bands are the chronological train, validation and test splits; the scaler is fitted on "
@@ -93,8 +94,9 @@ else:
                        help="Sequences are independent; the first ones train, the next validate, the last test.")
     split = "train" if sample < n["train"] else "validation" if sample < n["train"] + n["val"] else "test"
     fig = sample_preview(sample_frame(data, sample), list(data.features), data.target, data.units,
-                         classes=data.classes, title=f"Sequence {sample} ({split} split)")
-    st.plotly_chart(fig, key="data.preview")
+                         classes=data.classes, title=f"Sequence {sample} ({split} split)",
+                         image="image" in info.kinds)
+    figures.show(fig, key="data.preview")
 
 summary = data.summary().rename(columns={"50%": "median"})
 if data.tokenizer is None and not summary.empty:  # token ids have no meaningful mean; text pairs have no numbers
@@ -104,4 +106,8 @@ if data.tokenizer is None and not summary.empty:  # token ids have no meaningful
         column_config={"count": st.column_config.NumberColumn(format="%d")}
         | {c: st.column_config.NumberColumn(format="%.4g") for c in summary.columns if c not in ("unit", "count")},
     )
-    st.caption("Per column over all rows, in each column's own unit.")
+    st.caption("Per column over all rows, in each column's own unit"
+               + (f"; {data.target} once per sequence." if data.task == "regress" else "."))
+    if data.classes:
+        st.markdown("**Classes in each split**" + (" (steps)" if data.task == "label" else " (sequences)"))
+        st.dataframe(data.class_counts(), width="stretch")

@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 from seqlab.app import embeddings_view as view
-from seqlab.app import state
+from seqlab.app import figures, state
 from seqlab.app.entry import require_entry
 from seqlab.inspect.embeddings import cosine_neighbours, shown_tokens
 from seqlab.plots import embedding_projection
@@ -59,7 +59,7 @@ projected = view.projection(run, embedding)
 
 picture, maths = st.columns([2, 1], gap="medium")
 with picture:
-    st.plotly_chart(
+    figures.show(
         embedding_projection(
             projected.points[plotted, :dims], plotted, [toks.texts[i] for i in plotted], projected.explained[:dims],
             chosen=token, neighbours=ids,

@@ -4,7 +4,7 @@ import streamlit as st
 
 from seqlab.app import cache, state
 from seqlab.app.entry import require_entry
-from seqlab.app.catalogue import families_table
+from seqlab.app.catalogue import families_markdown, families_table
 from seqlab.data import list_datasets
 from seqlab.models import list_architectures
 
@@ -44,8 +44,9 @@ STEPS = (
     ("3 · Look inside", "Trace a recurrent run step by step (hidden states, every gate, the gradient through "
      "time) or an HMM's hidden states, beside the equations; see what an embedding learned.",
      "pages/inspect.py", "Open Inspect", ":material/biotech:"),
-    ("4 · Compare and export", "Runs against the naive and seasonal-naive baselines; reload the exported "
-     "SavedModel to predict, download or delete runs.", "pages/models.py", "Open Models", ":material/inventory_2:"),
+    ("4 · Compare and export", "Runs side by side: curves, final metrics and a leaderboard per dataset; on Models, "
+     "reload the exported SavedModel to predict, download, upload or delete runs.", "pages/compare.py",
+     "Open Compare", ":material/compare_arrows:"),
     ("5 · Forecast ahead", "A forecast run from any test origin: direct, iterated, Monte-Carlo bands or an ESN's "
      "free run, beside the naive peers; what if tomorrow is warmer or a holiday.", "pages/forecast.py",
      "Open Forecast", ":material/query_stats:"),
@@ -72,18 +73,7 @@ st.caption(
     f"The families the lecture notes teach. {available} of {len(table)} can be trained in the "
     "dashboard now (those with a registered architecture); the others are on the way."
 )
-st.dataframe(
-    table,
-    hide_index=True,
-    width="stretch",
-    height=36 * (len(table) + 1) + 4,
-    column_config={
-        "Family": st.column_config.TextColumn(width="medium"),
-        "What the notes teach": st.column_config.TextColumn(width="large"),
-        "Available": st.column_config.CheckboxColumn("Available now", width="small"),
-        "Train it as": st.column_config.TextColumn(width="medium"),
-    },
-)
+st.markdown(families_markdown(table))
 
 st.header("Datasets")
 for info in list_datasets():

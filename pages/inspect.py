@@ -1,5 +1,7 @@
 """Inspect: inside a trained model: recurrent states, gates, gradients through time; an HMM's states; attention."""
 
+import dataclasses
+
 import streamlit as st
 
 from seqlab.app import attention_view, hmm_view, inspect_text_view, masked_lm_view, text_classes_view  # noqa: F401  the views register
@@ -76,6 +78,8 @@ except (ValueError, OSError, TypeError, KeyError) as err:  # model file or input
 if not tr.layers:
     st.error("The model lists a traced layer but none ran: nothing to trace.")
     st.stop()
+if inp.original is not None:  # edited: the unedited input's trace keeps the unit order and shows the change
+    inp = dataclasses.replace(inp, original_trace=cache.run_trace(run, inp.original, inp.time))
 
 # ---------------------------------------------------------------- what the trace shows, per kind of layer
 

@@ -17,7 +17,7 @@ st.caption(
 
 preset = st.selectbox("Lesson", list(PRESETS.values()), format_func=lambda p: p.title, key="lessons.preset")
 st.markdown(preset.description)
-st.dataframe(lesson.plan_table(preset), hide_index=True, width="stretch")
+lesson.show_plan(preset)
 
 jobs = lesson.jobs_of(preset)
 running = any(not job.done for job in jobs)

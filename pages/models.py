@@ -1,4 +1,5 @@
-"""Models: every saved run; one run's spec, metrics and history; download, delete; serve its SavedModel."""
+"""Models: every saved run; one run's spec, metrics and history; download, delete; serve its SavedModel on test
+items or your own data; upload a model and predict with it."""
 
 import functools
 
@@ -7,9 +8,19 @@ import streamlit as st
 
 from seqlab.app import deletion, masked_lm_view, pairs_view, results, state, text_classes_view  # noqa: F401  text and translation runs' views register
 from seqlab.app.entry import require_entry
+from seqlab.app.model_upload import own_data_view, upload_view
+from seqlab.app.widgets import train_link
 from seqlab.export import zip_bytes
+from seqlab.training import ExperimentSpec
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
+
+
+def upload_expander() -> None:
+    """At the page's end, with or without runs: a model from elsewhere, checked, and predicted with."""
+    with st.expander("Upload a model", icon=":material/upload_file:"):
+        upload_view(key="models.upload")
+
 
 st.title("Models")
 store = state.store()
@@ -30,6 +41,7 @@ if not runs:
             "history and an exported SavedModel you can load, predict with and download."
         )
         st.page_link("pages/train.py", label="Train a model", icon=":material/model_training:")
+    upload_expander()
     st.stop()
 
 table = results.runs_table(runs)
@@ -44,11 +56,7 @@ st.dataframe(
         "metric": st.column_config.TextColumn(help="The task's main test metric, with its unit."),
         "test": st.column_config.NumberColumn("value", format="%.4g", help="The model's test value of that metric."),
         "best baseline": st.column_config.NumberColumn(format="%.4g", help="The best baseline's value of that metric."),
-        "skill": st.column_config.NumberColumn(
-            "skill %", format="%+.1f",
-            help="Errors: 1 − model / best baseline, in %. Accuracy: percentage points over the best baseline. "
-                 "Above 0 the model beats every baseline.",
-        ),
+        "skill": st.column_config.NumberColumn("skill", format="%+.1f", help=results.SKILL_HELP),
         "MAE": st.column_config.NumberColumn(format="%.4g", help="Forecast and regression runs: test MAE."),
         "RMSE": st.column_config.NumberColumn(format="%.4g"),
         "MAPE %": st.column_config.NumberColumn(format="%.3g"),
@@ -57,10 +65,7 @@ st.dataframe(
     },
 )
 if len(runs) > 1:
-    with st.expander("Compare runs"):
-        for (dataset, metric), group in table.groupby(["dataset", "metric"], sort=False):
-            fig = results.comparison_figure(group, title=f"{dataset}: test {metric} per run")
-            st.plotly_chart(fig, key=f"models.compare.{dataset}.{metric}")
+    st.page_link("pages/compare.py", label="Compare these runs: curves, table, leaderboard", icon=":material/compare_arrows:")
 
 ids = [r.run_id for r in runs]
 by_id = {r.run_id: r for r in runs}
@@ -76,14 +81,22 @@ st.caption(
     f"Created {run.meta.created} on {run.meta.device} · "
     f"{run.meta.parameters:,} weights · {results.io_summary(run)}"
 )
-actions = st.columns([1, 1, 4])
+actions = st.columns([1, 1, 1, 3])
 with actions[0]:
     st.download_button(
         "Download zip", data=functools.partial(zip_bytes, run), file_name=f"{run.run_id}.zip",
         mime="application/zip", icon=":material/download:", on_click="ignore", key=f"models.zip.{run_id}",
-        help="SavedModel folder, model.keras, spec, meta and metrics.",
+        help="SavedModel folder, model.keras, spec, meta, metrics and USAGE.md (how to load and call them).",
     )
 with actions[1]:
+    try:
+        again = train_link(ExperimentSpec.from_dict(run.spec))
+    except (StopIteration, KeyError, ValueError, TypeError):  # a dataset or architecture this server lacks
+        again = None
+    if st.button("Train again with changes", icon=":material/replay:", key=f"models.again.{run_id}",
+                 disabled=again is None, help="Open Train with this run's settings, ready to change and train."):
+        st.switch_page("pages/train.py", query_params=again)
+with actions[2]:
     deletion.delete_button(run_id, key="models")
 deletion.confirm_delete(store, run_id, f"run `{run_id}`", key="models", forget=("models.run",))
 
@@ -103,9 +116,11 @@ with serve:
     st.markdown(
         "Load the run's exported **TensorFlow SavedModel** (what you would deploy: it needs no seqlab "
         "code) and predict a test window with it. Matching the prediction stored at training time "
-        "proves the export serves."
+        "proves the export serves. Below, predict from your own file or text."
     )
     results.serve_view(run, key=f"models.serve.{run_id}")
+    # One "I trust this model" covers the test window above and your own data.
+    own_data_view(run, key=f"models.own.{run_id}", trust_key=f"models.serve.{run_id}.trusted")
 
 with spec:
     left, right = st.columns(2)
@@ -115,3 +130,5 @@ with spec:
     with right:
         st.markdown("**Metadata** (`meta.json`)")
         st.json(run.meta.to_dict(), expanded=1)
+
+upload_expander()

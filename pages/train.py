@@ -7,6 +7,7 @@ from seqlab.app import (  # noqa: F401  the uploads and views register
     text_csv_upload,
 )
 from seqlab.app.entry import require_entry
+from seqlab.app.estimate import training_time
 from seqlab.app.task_views import is_series
 from seqlab.app.uploads import upload_for
 from seqlab.app.widgets import (
@@ -18,6 +19,7 @@ from seqlab.app.widgets import (
     tbptt_inputs,
     training_inputs,
 )
+from seqlab.limits import check_parameters
 from seqlab.training import ExperimentSpec
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
@@ -33,12 +35,15 @@ settings, view = st.columns([2, 3], gap="large")
 with settings:
     info = dataset_picker(key="train.dataset")
     arch = architecture_picker(info.task, key=f"train.model.{info.task}", kinds=info.kinds)
-    st.caption(arch.description)
-
+    # The button and the job's cost sit right under the pickers, beside the live chart; they are
+    # filled once the options in the tabs below are read.
+    launch = st.container()
     upload = upload_for(info)
-    with st.container(border=True):
+    data_tab, model_tab, training_tab = st.tabs(["Data", "Model", "Training"], key="train.tab", bind="query-params")
+    with data_tab:
         main = main_data_options(info.defaults)
-        st.markdown("**Data**" + (" (windows in time steps)" if is_series(info.task) else ""))
+        if is_series(info.task):
+            st.caption("Windows in time steps.")
         data_options = option_grid(
             info.defaults, f"train.data.{info.name}", main, columns=3, choices=info.choices, ranges=info.ranges
         )
@@ -50,13 +55,12 @@ with settings:
             )
         if upload is not None:
             data_options.update(upload.widget(f"train.upload.{info.name}", data_options) or {})
-    with st.container(border=True):
-        st.markdown(f"**Model: {arch.title}**")
+    with model_tab:
+        st.caption(arch.description)
         model_options = option_grid(
             arch.defaults, f"train.arch.{arch.name}", columns=3, choices=arch.choices, ranges=arch.ranges
         )
-    with st.container(border=True):
-        st.markdown("**Training**")
+    with training_tab:
         if arch.fit is None:
             training = training_inputs("train.fit")
             if is_series(info.task):  # truncated BPTT runs along one series
@@ -69,18 +73,19 @@ with settings:
             training = {"seed": option_input("seed", 0, "train.fit.seed")}
 
     spec = ExperimentSpec(info.name, arch.name, data_options, model_options, **training)
-    problem, facts = None, None
+    with st.expander("Experiment spec (JSON): reproduce this run"):
+        st.json(spec.to_dict(), expanded=True)
+        st.caption("`python -m seqlab train` takes the same settings; the run folder keeps this spec.")
+
+with launch:
+    problem, facts, weights = None, None, None
     try:
         resolved = spec.resolved()
         facts = cache.dataset_facts(info.name, resolved.data_options)
+        weights = cache.parameters(info.name, resolved.data_options, arch.name, resolved.model_options)
+        check_parameters(weights)
     except (ValueError, RuntimeError) as err:
         problem = str(err)
-    if problem:
-        st.error(f"This setting cannot be trained: {problem}")
-    else:
-        st.caption(live.describe_task(facts, resolved))
-        for note in facts["notes"]:
-            st.info(note, icon=":material/info:")
     busy = state.manager().active() is not None
     clicked = st.button(
         "Queue training" if busy else "Train",
@@ -91,9 +96,13 @@ with settings:
         key="train.submit",
         help="Your job is running or waiting: this one starts when it ends." if busy else None,
     )
-    with st.expander("Experiment spec (JSON): reproduce this run"):
-        st.json(spec.to_dict(), expanded=True)
-        st.caption("`python -m seqlab train` takes the same settings; the run folder keeps this spec.")
+    if problem:
+        st.error(f"This setting cannot be trained: {problem}")
+    else:
+        st.caption(live.cost_text(weights, training_time(state.store().scan()[0], resolved, facts["windows"]["train"])))
+        st.caption(live.describe_task(facts, resolved))
+        for note in facts["notes"]:
+            st.info(note, icon=":material/info:")
 
 if clicked:
     job = state.submit(spec)
@@ -101,10 +110,26 @@ if clicked:
         st.toast(f"{live.job_title(job)} {'queued' if busy else 'started'}.", icon=":material/rocket_launch:")
         st.rerun()  # redraw the sidebar and this page with the new job
 
+
+def _same_setting(trained: ExperimentSpec) -> bool:
+    """Whether the form still asks for what ``trained`` trained (defaults filled in on both sides)."""
+    try:
+        return trained == spec or trained.resolved() == spec.resolved()
+    except ValueError:  # the form's setting cannot be trained: it is not the trained one
+        return False
+
+
 with view:
     running = live.show_active_job()
     finished = state.last_finished()
-    if finished is not None:
+    if finished is not None and not running and not _same_setting(finished.spec):
+        # The form has moved on: that result belongs to other settings, so it is only named here.
+        st.info(
+            f"Your last result, {live.job_title(finished)}, was trained with other settings: press "
+            "**Train** for these, or open it on **Models**.", icon=":material/history:",
+        )
+        st.page_link("pages/models.py", label="Open it on Models", icon=":material/inventory_2:")
+    elif finished is not None:
         st.subheader(("Last result: " if running else "Result: ") + live.job_title(finished))
         if finished.status == "failed":
             st.error(f"Training failed: {finished.error}")

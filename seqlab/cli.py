@@ -29,7 +29,7 @@ from seqlab.inputs import read_csv
 from seqlab.models import list_architectures
 from seqlab.quiet import quiet_tensorflow_import
 from seqlab.runs import Run, RunStore, json_safe
-from seqlab.tasks import get_metric, get_task, ordered_metrics
+from seqlab.tasks import get_metric, get_task, ordered_metrics, shown_metrics
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
@@ -537,7 +537,7 @@ def scores_line(run: Run) -> str:
     """``MAE 0.2134 GW  RMSE 0.2871 GW  MAPE 6.39 %``: the run's test metrics with their units."""
     unit, model = unit_of(run), run.metrics["model"]
     parts = []
-    for key in ordered_metrics(model, run.meta.task):
+    for key in shown_metrics(model, run.meta.task):  # no sMAPE where the truth crosses zero
         metric = get_metric(key)
         parts.append(f"{metric.name} {displayed(key, model[key])} {metric.unit_for(unit)}".rstrip())
     return "  ".join(parts)

@@ -15,6 +15,9 @@ tokeniser runs in the graph). It serves in a process that never imports seqlab:
     served = tf.saved_model.load("saved_models/<run_id>/savedmodel")
     forecast = served.serve(tf.constant(window, tf.float32))
 
+The zip (``zip_bytes``) adds ``USAGE.md``: that code for the run's own inputs
+and endpoints, and how to load ``model.keras`` with seqlab.
+
 A SavedModel is code: ``load_serving`` loads one only when the run's signed
 manifest (``seqlab.manifest``) shows seqlab wrote it on this machine and
 nothing changed since, unless the caller says it trusts the model.
@@ -36,9 +39,17 @@ from seqlab.inputs import read_csv  # noqa: F401  predict --input reads through 
 from seqlab.manifest import MANIFEST, regular_files, verify_folder
 from seqlab.runs import Run
 from seqlab.tasks import get_task, list_tasks
+from seqlab.tasks.language_serving import TEXT_ENDPOINT as NEXT_ENDPOINT
+from seqlab.tasks.masked_lm_serving import FILL_ENDPOINT
+from seqlab.tasks.text_serving import TEXT_ENDPOINT
+from seqlab.tasks.translate_serving import TRANSLATE_ENDPOINT
 
 FORMATS = ("savedmodel", "keras", "zip")
 ZIP_FILES = ("model.keras", "spec.json", "meta.json", "metrics.json")  # and the task's assets (meta.assets)
+USAGE = "USAGE.md"  # the zip's usage snippet, written by ``usage_text``
+# The SavedModel endpoint that takes raw strings, per task of a run that reads text.
+TEXT_ENDPOINTS = {"classify": TEXT_ENDPOINT, "label": TEXT_ENDPOINT, "language": NEXT_ENDPOINT,
+                  "masked_lm": FILL_ENDPOINT, "translate": TRANSLATE_ENDPOINT}
 TRUST_LABEL = "I trust this model, load it"  # the dashboard's confirmation, named in the refusal
 
 
@@ -52,15 +63,94 @@ def _files(run: Run, under: str = "") -> list[str]:
 
 
 def zip_bytes(run: Run) -> bytes:
-    """The SavedModel folder, ``model.keras``, the run's JSON files and the task's assets, zipped in memory
-    (links left out)."""
+    """The SavedModel folder, ``model.keras``, the run's JSON files, the task's assets and ``USAGE.md``,
+    zipped in memory (links left out)."""
     wanted = {*ZIP_FILES, *run.meta.assets}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name in _files(run):
             if name in wanted or name.startswith("savedmodel/"):
                 archive.write(run.path / name, f"{run.run_id}/{name}")
+        archive.writestr(f"{run.run_id}/{USAGE}", usage_text(run))
     return buffer.getvalue()
+
+
+def _example(spec: dict, meta) -> str:
+    """Python for a batch of one made-up input of ``spec`` (``{"name", "shape", "dtype"}`` of ``meta.inputs``)."""
+    shape = tuple(meta.lookback or 1 if d is None else d for d in spec["shape"])
+    if spec.get("dtype") == "string":
+        return f'np.full({(1, *shape)}, "some text")'
+    fill, dtype = ("ones", "np.int32") if spec.get("dtype") == "int32" else ("zeros", "np.float32")
+    return f"np.{fill}({(1, *shape)}, {dtype})"
+
+
+def _input_notes(spec: dict, meta) -> str:
+    if spec.get("dtype") == "int32":
+        return "token ids of the run's tokenizer.json"
+    if spec["name"] == "future":
+        return f"the known columns {meta.known} over the horizon, in their own units"
+    return f"features {meta.features} in this order, in their own units"
+
+
+def usage_text(run: Run) -> str:
+    """``USAGE.md`` of the run's zip: how to serve its SavedModel with TensorFlow alone and load ``model.keras``.
+
+    The code names the run's own endpoints, input names, shapes and dtypes (``meta.json["inputs"]``).
+    """
+    meta, run_id = run.meta, run.run_id
+    specs = meta.inputs or [{"name": "window", "shape": meta.input_shape, "dtype": "float32"}]
+    inputs = "\n".join(f"{s['name']} = {_example(s, meta)}  # {_input_notes(s, meta)}" for s in specs)
+    lines = [inputs]
+    names = [s["name"] for s in specs]
+    argument = f"[{', '.join(f'tf.constant({n})' for n in names)}]" if len(names) > 1 else f"tf.constant({names[0]})"
+    task = get_task(meta.task) if meta.task in {t.name for t in list_tasks()} else None
+    out = f"(1, {', '.join('?' if d is None else str(d) for d in task.outputs(meta))})" if task else "one per input"
+    lines.append(f"prediction = served.serve({argument}).numpy()  # {out}")
+    endpoint = TEXT_ENDPOINTS.get(meta.task) if meta.input_dtype != "float32" else None
+    if endpoint:
+        # The text endpoint runs the run's tokeniser inside the graph: raw strings in.
+        result = '["top_tokens"]' if endpoint == FILL_ENDPOINT else ""
+        example = "the [MASK] sat on the mat" if endpoint == FILL_ENDPOINT else "a text of your own"
+        lines.append(f'prediction = served.{endpoint}(tf.constant(["{example}"])){result}.numpy()  # raw text in')
+    body = "\n".join(lines)
+    classes = f"\nClass names, in the order of the last axis: {meta.classes}.\n" if meta.classes else ""
+    model_input = names[0] if len(names) == 1 else f"[{', '.join(names)}]"
+    return f"""# {run_id}: {meta.model} on {meta.dataset} ({meta.task})
+
+This folder holds the run's TensorFlow SavedModel (`savedmodel/`), its Keras model (`model.keras`),
+`spec.json` (how it was trained), `meta.json` (inputs, features, units, classes), `metrics.json`
+(test scores) and the files its task needs ({", ".join(meta.assets) or "none"}).
+{classes}
+## Serve the SavedModel with TensorFlow alone
+
+Run this where you unzipped the archive (beside `{run_id}/`); it needs only `tensorflow` and `numpy`:
+
+```python
+import numpy as np
+import tensorflow as tf
+
+served = tf.saved_model.load("{run_id}/savedmodel")
+print(sorted(served.signatures))  # the endpoints it serves
+{body}
+print(prediction)
+```
+
+A SavedModel is code (loading it runs its graph): load one only from someone you trust.
+
+## Load model.keras with seqlab
+
+```python
+import numpy as np
+from seqlab.keras_file import load_keras  # refuses any class that is neither Keras's nor seqlab's
+
+{inputs}
+model = load_keras("{run_id}/model.keras")
+prediction = model.predict({model_input}, verbose=0)
+print(prediction)
+```
+
+`keras.saving.load_model` works too once `import seqlab.models` has registered seqlab's layers.
+"""
 
 
 def _destination(to: str | Path, fmt: str, runs_root: Path) -> Path:
@@ -148,8 +238,6 @@ def predict_texts(run: Run, texts: list[str], trust: bool = False) -> pd.DataFra
     every class's probability. A tagger gives one row per token: the text's
     number, the token and its most probable tag.
     """
-    from seqlab.tasks.text_serving import TEXT_ENDPOINT
-
     classes = run.meta.classes or []
     if not classes or run.meta.input_dtype != "int32" or run.meta.task not in ("classify", "label"):
         raise ValueError(

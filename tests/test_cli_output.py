@@ -143,3 +143,15 @@ def test_ctrl_c_cancels_once_then_only_answers(capsys):
     assert err.count("still saving the cancelled run, please wait") == 2
     with pytest.raises(KeyboardInterrupt):  # the previous handler is back
         signal.raise_signal(signal.SIGINT)
+
+
+def test_no_percentage_of_the_truth_for_a_series_that_crosses_zero():
+    """sine crosses zero: the run leaves MAPE out, and the CLI's score line leaves sMAPE out with it."""
+    from types import SimpleNamespace
+
+    from seqlab.cli import scores_line
+
+    metrics = {"model": {"mae": 0.1, "rmse": 0.2, "smape": 46.6, "mase": 0.5}}
+    run = SimpleNamespace(metrics=metrics, meta=SimpleNamespace(task="forecast", units={}, target="y"))
+    line = scores_line(run)
+    assert "MAE" in line and "sMAPE" not in line

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from seqlab.app import figures
 from seqlab.app.inspect_view import RESULT_VIEWS, InspectInput, equations_panel, sample_outcome
 from seqlab.app.positional_view import positional_lesson
 from seqlab.app.task_views import view_for
@@ -66,7 +67,7 @@ def attention_view(run: Run, data: SequenceData, tr: Trace, inp: InspectInput) -
         equations_panel(layer, source="the layer's docstring")
         sample_outcome(run, data, tr.outputs, inp.y_true)
     with pictures:
-        st.plotly_chart(
+        figures.show(
             head_heatmap(chosen_weights(layer, attention, head), queries, keys,
                          title=f"{ATTENTION_NAMES[attention].capitalize()} of {layer.label}: {head}"),
             key="inspect.attention.map",
@@ -74,7 +75,7 @@ def attention_view(run: Run, data: SequenceData, tr: Trace, inp: InspectInput) -
         st.caption("Row i: how query token i spreads its attention over the key tokens j (the row sums to 1). "
                    "Dark cells are where it reads from; a masked key gets exactly 0.")
     if layer.heads > 1:
-        st.plotly_chart(heads_grid(layer.arrays[attention], queries, keys,
+        figures.show(heads_grid(layer.arrays[attention], queries, keys,
                                    title=f"All {layer.heads} heads of {layer.label} ({ATTENTION_NAMES[attention]})"),
                         key="inspect.attention.grid")
         st.caption("The same sentence through every head of the layer: the heads share their input and differ "
@@ -103,7 +104,7 @@ def walkthrough(first: AttentionTrace, head: str, run_id: str) -> None:
     )  # fmt: skip
     if causal:
         matrix = mask_future(matrix)
-    st.plotly_chart(score_walkthrough(matrix, first.query_labels,
+    figures.show(score_walkthrough(matrix, first.query_labels,
                                       title=f"Head {number} of {first.label}: a'_ij, masked, and softmax a_ij"),
                     key="inspect.attention.scores")
     if decoder:

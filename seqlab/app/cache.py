@@ -9,6 +9,7 @@ import numpy as np
 import streamlit as st
 
 from seqlab.data import SequenceData, load_dataset
+from seqlab.models import build_model
 from seqlab.export import load_serving
 from seqlab.generate import GeneratedText, generate_text
 from seqlab.text import Tokenizer
@@ -59,6 +60,17 @@ def _facts(name: str, options_json: str) -> dict:
 def dataset_facts(name: str, options: dict | None = None) -> dict:
     """Small facts about a windowed dataset (target, unit, window counts); raises ``ValueError``."""
     return _facts(name, _key(options))
+
+
+@st.cache_data(show_spinner="Building the model to count its weights…", max_entries=32)
+def _parameters(name: str, options_json: str, model: str, model_options_json: str) -> int:
+    data = _dataset(name, options_json)
+    return int(build_model(model, data, json.loads(model_options_json)).count_params())
+
+
+def parameters(name: str, options: dict, model: str, model_options: dict) -> int:
+    """How many weights ``model`` has on dataset ``name``; raises ``ValueError`` for options it refuses."""
+    return _parameters(name, _key(options), model, _key(model_options))
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

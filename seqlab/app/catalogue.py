@@ -14,24 +14,25 @@ from seqlab.models import list_architectures
 # (family, what the notes teach): in the order of the lecture notes.
 FAMILIES: tuple[tuple[str, str], ...] = (
     ("Markov chains", "first- and second-order chains over tokens; likelihood; sampling"),
-    ("Hidden Markov model", "joint p(x, z); forward algorithm, Viterbi, Baum-Welch (EM) training"),
-    ("NARX / TDNN", "y_t = f(y_{t-1..t-T}, x_{t-1..t-T}); the same net at every step; residual form"),
+    ("Hidden Markov model", r"joint $p(x, z)$; forward algorithm, Viterbi, Baum-Welch (EM) training"),
+    ("NARX / TDNN", r"$\hat y_t = f(y_{t-1}, \dots, y_{t-T}, x_{t-1}, \dots, x_{t-T})$; the same net at every step; "
+                    "residual form"),
     ("Multi-step prediction", "direct and iterated forecasts; Monte-Carlo simulation with noise"),
     ("Embeddings", "one-hot, given and learned embedding vectors; their projections"),
     ("Tokenisation", "standardisation; word, character and subword (BPE) vocabularies; OOV"),
-    ("Neural language model", "softmax over the next word from the last T words"),
-    ("Elman RNN", "z_t = σ(B z_{t-1} + V x_t), y_t = σ(W z_t); BPTT and truncated BPTT"),
+    ("Neural language model", "softmax over the next word from the last $T$ words"),
+    ("Elman RNN", r"$z_t = \sigma(B z_{t-1} + V x_t)$, $y_t = \sigma(W z_t)$; BPTT and truncated BPTT"),
     ("Gradient problems", "vanishing and exploding gradients through time; clipping"),
-    ("Echo state network", "random fixed reservoir; only the read-out is trained"),
+    ("Echo state network", r"random fixed reservoir, spectral radius $\rho(W) < 1$; only the read-out is trained"),
     ("Bidirectional RNN", "forward and backward states side by side"),
-    ("LSTM", "forget, input and output gates with a cell state"),
-    ("GRU", "update and reset gates"),
+    ("LSTM", r"forget, input and output gates $f_t, i_t, o_t$ with a cell state $c_t$"),
+    ("GRU", r"update and reset gates $u_t, r_t$"),
     ("CNN over sequences", "1-D convolution with zero padding"),
     ("Task shapes", "one-to-one, many-to-one, one-to-many, many-to-many"),
     ("Encoder-decoder", "context vector, teacher forcing, greedy and beam search"),
     ("Bahdanau attention", "additive (MLP) score over a bidirectional encoder"),
     ("Luong attention", "dot, general and concat scores; local-p attention"),
-    ("Self-attention", "queries, keys, values; scaled dot product; multi-head"),
+    ("Self-attention", r"queries, keys, values; $\mathrm{softmax}(q^\top k / \sqrt{d_k})$; multi-head"),
     ("Positional encoding", "sinusoidal and learned positions"),
     ("Transformer", "encoder and decoder blocks, residual + LayerNorm, masks"),
     ("BERT", "encoder-only; masked LM, next-sentence prediction, [CLS]"),
@@ -110,3 +111,11 @@ def families_table() -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def families_markdown(table: pd.DataFrame) -> str:
+    """``families_table`` as a Markdown table, so the notes' equations render (a dataframe shows them raw)."""
+    lines = ["| Family | What the notes teach | Available now | Train it as |", "| --- | --- | :---: | --- |"]
+    for row in table.itertuples(index=False):
+        lines.append(f"| **{row[0]}** | {row[1]} | {'✅' if row[2] else '—'} | {row[3]} |")
+    return "\n".join(lines)

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import cache, results
+from seqlab.app import cache, figures, results
 from seqlab.app.inspect_text_view import readable_tokenizer, token_labels
 from seqlab.app.text_classes_view import encoded_sentence
 from seqlab.app.inspect_view import InspectInput
@@ -146,7 +146,7 @@ def contributions(run: Run, sentence: Sentence, method: str, target: int, explai
         return
     st.html(contribution_chips(sentence.tokens, attribution.scores, explained, marked=attribution.position))
     st.html(contribution_legend(explained))
-    st.plotly_chart(token_contributions(sentence.tokens, attribution.scores, explained, attribution.method),
+    figures.show(token_contributions(sentence.tokens, attribution.scores, explained, attribution.method),
                     key=f"{key}.bars")
     reference = attribution.reference if attribution.reference is not None else float("nan")
     st.caption(METHOD_NOTES[attribution.method].format(
@@ -164,7 +164,7 @@ def class_answer(run: Run, sentence: Sentence, method: str, key: str) -> None:
     st.metric("Predicted class", classes[predicted], f"p = {p[predicted]:.3f}", delta_color="off",
               delta_arrow="off", border=True,
               help=None if sentence.truth is None else f"True class: {classes[int(sentence.truth)]}")
-    st.plotly_chart(class_probabilities({results.model_title(run.meta.model): p}, classes,
+    figures.show(class_probabilities({results.model_title(run.meta.model): p}, classes,
                                         None if sentence.truth is None else int(sentence.truth)),
                     key=f"{key}.probabilities")
     explained = st.selectbox("Explain the class", range(len(classes)), index=predicted,

@@ -5,7 +5,8 @@ multipage mode: until some session has run ``streamlit_app.py`` (which calls
 ``st.navigation``), a first visit to ``/train`` runs ``pages/train.py`` alone,
 without the page config, the sidebar or the navigation. A page calls
 ``require_entry`` first; in that case it hands over to the entry script, which
-then opens the page the visitor asked for.
+then opens the page the visitor asked for, with the link's query parameters
+(the page's settings: ``seqlab.app.widgets`` binds them).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def require_entry(page_file: str) -> None:
     """Stop a page run that did not start from the entry script and switch to it."""
     if st.session_state.get(RAN_KEY):
         return
-    st.session_state[GOTO_KEY] = f"pages/{Path(page_file).name}"
+    st.session_state[GOTO_KEY] = (f"pages/{Path(page_file).name}", st.query_params.to_dict())
     st.switch_page(ENTRY)
 
 
@@ -36,4 +37,5 @@ def follow_goto() -> None:
     """In the entry script, after ``st.navigation``: open the page a deep link asked for."""
     goto = st.session_state.pop(GOTO_KEY, None)
     if goto:
-        st.switch_page(goto)
+        page, query = goto
+        st.switch_page(page, query_params=query)

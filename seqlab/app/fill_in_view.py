@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from seqlab.app import cache
+from seqlab.app import cache, figures
 from seqlab.fill_in import MAX_TOP_K, fill_in_model
 from seqlab.plots.fill_in import blank_guesses
 from seqlab.runs import Run
@@ -45,5 +45,5 @@ def show_guesses(run: Run, text: str, top_k: int) -> None:
     columns = st.columns(min(len(filled.blanks), 3))
     for n, blank in enumerate(filled.blanks):
         with columns[n % len(columns)]:
-            st.plotly_chart(blank_guesses(blank, f"[MASK] {n + 1} (token {blank.position})"),
+            figures.show(blank_guesses(blank, f"[MASK] {n + 1} (token {blank.position})"),
                             key=f"fill_in.chart.{n}")

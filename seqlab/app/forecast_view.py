@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import cache, results
+from seqlab.app import cache, figures, results
 from seqlab.app.format import baseline_label
 from seqlab.app.task_views import is_series
 from seqlab.data import SequenceData
@@ -246,7 +246,7 @@ def chart(data: SequenceData, origin: int, horizon: int, label: str, result: Out
                  for level, (lo, hi) in result.simulation.bands.items()}
     figure = forecast_with_bands(history, actual, lines, bands, unit=unit,
                                  title=f"{label} from {time_label(data.frame.index, origin)}")
-    st.plotly_chart(figure, width="stretch", key="forecast.chart")
+    figures.show(figure, width="stretch", key="forecast.chart")
 
 
 def errors(data: SequenceData, origin: int, horizon: int, label: str, result: Outcome,
@@ -258,7 +258,7 @@ def errors(data: SequenceData, origin: int, horizon: int, label: str, result: Ou
     error = {name: np.abs(values - actual) for name, values in forecasts.items()}
     plot, table = st.columns([1, 1], gap="large")
     with plot:
-        st.plotly_chart(
+        figures.show(
             error_by_step(error, unit, regular_step(data.frame.index), metric="absolute error",
                           title="Error by horizon step at this origin: |ŷ − y| (lower is better)"),
             width="stretch", key="forecast.errors",

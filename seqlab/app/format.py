@@ -11,7 +11,7 @@ import re
 
 import pandas as pd
 
-from seqlab.tasks import get_metric, ordered_metrics
+from seqlab.tasks import get_metric, get_task, mape_left_out, ordered_metrics, shown_metrics
 
 _BASELINES = {
     "naive": "Naive (last value)",
@@ -61,6 +61,21 @@ def primary_metric(metrics: dict, task: str | None = None) -> str | None:
     return keys[0] if keys else None
 
 
+def headline_metrics(metrics: dict, task: str | None = None, count: int = 3) -> list[str]:
+    """The first ``count`` metrics a run is headlined by, in the task's order.
+
+    A task that reports MAPE but left it out of this run (the truth comes near or crosses
+    zero, ``seqlab.forecasting.metrics.near_zero``) headlines no percentage of the truth
+    (sMAPE is as meaningless there): ``"mape"`` keeps its place, to be shown as n/a.
+    """
+    model = metrics.get("model", {})
+    keys = shown_metrics(model, task)
+    if mape_left_out(model, task):
+        declared = [m.key for m in get_task(task).test_metrics]
+        keys.insert(min(declared.index("mape"), len(keys)), "mape")
+    return keys[:count]
+
+
 def best_baseline(metrics: dict, key: str | None = None, task: str | None = None) -> tuple[str | None, dict]:
     """The baseline best on ``key`` (default: the primary metric): ``(name, its metrics)``."""
     key = key or primary_metric(metrics, task)
@@ -73,9 +88,11 @@ def best_baseline(metrics: dict, key: str | None = None, task: str | None = None
 
 
 def skill(metrics: dict, key: str | None = None, task: str | None = None) -> float:
-    """How much better than the best baseline, in % (positive: the model wins).
+    """How much better than the best baseline (positive: the model wins): the one definition
+    of skill that every table, card and chart shows.
 
-    Errors: ``(1 - model / baseline) * 100``; accuracy: the gain in percentage points.
+    Errors: ``(1 - model / baseline) * 100``, in %; accuracy (any higher-is-better
+    metric): the gain in percentage points.
     """
     key = key or primary_metric(metrics, task)
     _, base = best_baseline(metrics, key)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from seqlab.app import cache
+from seqlab.app import cache, figures
 from seqlab.app.inspect_text_view import token_labels
 from seqlab.app.inspect_view import RESULT_VIEWS, InspectInput, equations_panel, sample_outcome
 from seqlab.app.task_views import view_for
@@ -42,10 +42,10 @@ def _one_hmm(run: Run, data: SequenceData, tr: Trace, hmm: HMMTrace, inp: Inspec
 
     pictures, maths = st.columns(2, gap="medium")  # the HMM's equations are wider than a cell's
     with pictures:
-        st.plotly_chart(hmm_path(hmm.arrays["path"], inp.time,
+        figures.show(hmm_path(hmm.arrays["path"], inp.time,
                                  title=f"Viterbi state path of {hmm.name}: the most probable ẑₙ per token"),
                         key="inspect.hmm.path")
-        st.plotly_chart(hmm_posteriors(hmm.arrays["gamma"], inp.time, hmm.arrays["path"],
+        figures.show(hmm_posteriors(hmm.arrays["gamma"], inp.time, hmm.arrays["path"],
                                        title=f"Posterior state probabilities γₙ(k) = p(zₙ = k | x) of {hmm.name}"),
                         key="inspect.hmm.gamma")
         st.caption("Each column is one token; its colours sum to 1 over the states: how sure the model is which "
@@ -66,7 +66,7 @@ def _parameters(run: Run, hmm: HMMTrace) -> None:
     vocab_size = hmm.arrays["B"].shape[1]
     transitions, emissions = st.columns([2, 3], gap="medium")
     with transitions:
-        st.plotly_chart(transition_matrix(hmm.arrays["A"], title=f"Transition matrix A ({hmm.states} states)"),
+        figures.show(transition_matrix(hmm.arrays["A"], title=f"Transition matrix A ({hmm.states} states)"),
                         key="inspect.hmm.A")
         st.caption("Row j: where state j goes next; each row sums to 1.")
     with emissions:
@@ -77,7 +77,7 @@ def _parameters(run: Run, hmm: HMMTrace) -> None:
                               help=f"The vocabulary has {vocab_size:,} tokens; B shows those that some state "
                                    "emits most probably.")
         top = hmm.top_tokens(shown)
-        st.plotly_chart(
+        figures.show(
             emission_matrix(hmm.arrays["B"][:, top], token_labels(cache.tokenizer(run), top), vocab_size,
                             title="Emission matrix B: p(token | state)"),
             key="inspect.hmm.B",

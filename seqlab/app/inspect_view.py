@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import cache, results
+from seqlab.app import cache, figures, results
 from seqlab.app.format import stacked_latex
 from seqlab.app.task_views import INSPECT_INPUTS, OUTCOMES, is_series, view_for, view_of
 from seqlab.data import SequenceData
@@ -60,6 +60,8 @@ class InspectInput:
         gradient: ``(x, target, time)`` of the loss through time, or ``None``.
         no_gradient: why there is no ``gradient`` (shown instead of the figure).
         about_gradient: what the loss of the gradient through time measures here.
+        original: the input before its values were edited, when they were (else None).
+        original_trace: the trace of ``original`` (filled by the page).
     """
 
     x: np.ndarray
@@ -71,6 +73,8 @@ class InspectInput:
     gradient: tuple | None = None
     no_gradient: str = ""
     about_gradient: str = "this sample's loss"
+    original: object = None  # the input before its values were edited (None: not edited)
+    original_trace: Trace | None = None  # its trace: the units keep its order, the pictures show the change
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
@@ -179,9 +183,11 @@ def numeric_window(run: Run, data: SequenceData, i: int, key: str) -> InspectInp
     time, time_title, time_index = time_axis(data, is_series(results.task_of(run)), int(test.origin[i]),
                                              window.shape[0])
     columns = [axis_title(f, run.meta.units.get(f)) for f in run.meta.features]
-    window = edit_window(window, columns, time_index, key=key)
-    x = window if test.future is None else [window, test.future[i]]  # the known future stays as it was
+    raw, window = window, edit_window(window, columns, time_index, key=key)
+    future = [] if test.future is None else [test.future[i]]  # the known future stays as it was
+    x = [window, *future] if future else window
     return InspectInput(
+        original=None if window is raw else ([raw, *future] if future else raw),
         x=x, time=time, time_title=time_title, time_index=time_index,
         inputs={column: window[:, j] for j, column in enumerate(columns)}, y_true=test.y[i],
         gradient=(x, np.asarray(test.y[i]), time),
@@ -223,8 +229,11 @@ def edit_window(window: np.ndarray, columns: list[str], index: pd.Index, key: st
 # ---------------------------------------------------------------- which layer, which units
 
 
-def pick_layer(tr: Trace, run_id: str) -> tuple[LayerTrace, np.ndarray, str]:
-    """Layer and unit choosers: the layer's trace, the unit ids shown (most active first), and a phrase for them."""
+def pick_layer(tr: Trace, run_id: str, original: Trace | None = None) -> tuple[LayerTrace, np.ndarray, str]:
+    """Layer and unit choosers: the layer's trace, the unit ids shown (most active first), and a phrase for them.
+
+    With the ``original`` trace of an edited input the units keep its order, so before and after line up.
+    """
     controls = st.columns([2, 3], gap="large")
     with controls[0]:
         keys = [layer.key for layer in tr.cells]
@@ -248,7 +257,8 @@ def pick_layer(tr: Trace, run_id: str) -> tuple[LayerTrace, np.ndarray, str]:
         else:
             st.caption(f"All {n_units} units shown.")
     shown = "all units" if k == n_units else f"the {k} most active of {n_units} units (by mean |hₜ|)"
-    return layer, layer.top_units(k), shown
+    ranked = (original.layer(layer.key) if original is not None else layer).top_units(k)
+    return layer, ranked, shown
 
 
 # ---------------------------------------------------------------- beside the pictures
@@ -307,12 +317,16 @@ def _regression_outcome(run: Run, data: SequenceData, outputs, y_true: np.ndarra
 
 
 def layer_pictures(tr: Trace, layer: LayerTrace, unit_ids: np.ndarray, shown: str, inputs: dict,
-                   time: list, time_title: str, time_index: pd.Index) -> None:
-    """State heatmap, gates, cell-state (or state) lines and the PCA trajectory of one traced layer."""
+                   time: list, time_title: str, time_index: pd.Index, before: LayerTrace | None = None) -> None:
+    """State heatmap, gates, cell-state (or state) lines and the PCA trajectory of one traced layer.
+
+    ``before``: the same layer on the input as it was before editing; its state is drawn
+    as the change (edited − original) and dashed beside the lines.
+    """
     n_units = layer.units
     state_name = internal_label("h", layer.kind)
     state_title = state_name[0].upper() + state_name[1:]
-    st.plotly_chart(
+    figures.show(
         state_heatmap(layer.arrays["h"][:, unit_ids], time, unit_ids, inputs=inputs, kind=layer.kind,
                       total_units=n_units, time_title=time_title, title=f"{state_title} of {layer.label}: {shown}"),
         key="inspect.state",
@@ -322,10 +336,19 @@ def layer_pictures(tr: Trace, layer: LayerTrace, unit_ids: np.ndarray, shown: st
         + " row per unit, one column per time step; red is positive, blue negative. "
         + ("Stacked layer: it reads the layer below's output sequence." if layer is not tr.cells[0] else "")
     )
+    if before is not None:
+        change = layer.arrays["h"][:, unit_ids] - before.arrays["h"][:, unit_ids]
+        figures.show(
+            state_heatmap(change, time, unit_ids, kind=layer.kind, total_units=n_units, time_title=time_title,
+                          name="delta", title=f"What the edit changed: {state_name} edited − original"),
+            key="inspect.state_change",
+        )
+        st.caption("The same units in the same order, before and after your edit: white where the edit changed "
+                   "nothing, so you see how far and how long its effect runs.")
 
     gates = {g: layer.arrays[g][:, unit_ids] for g in layer.gates}
     if gates:
-        st.plotly_chart(
+        figures.show(
             gate_heatmaps(gates, time, unit_ids, kind=layer.kind, total_units=n_units, time_title=time_title,
                           title=f"{'Gates' if layer.kind in ('LSTMCell', 'GRUCell') else 'Inside the step'} "
                                 f"of {layer.label}: {shown}"),
@@ -340,23 +363,27 @@ def layer_pictures(tr: Trace, layer: LayerTrace, unit_ids: np.ndarray, shown: st
     lines, trajectory = st.columns(2)
     with lines:
         lined = unit_ids[:MAX_LINES]
-        if "c" in layer.arrays:
-            st.plotly_chart(
+        name = "c" if "c" in layer.arrays else "h"
+        original = before.arrays[name][:, lined] if before is not None else None
+        if name == "c":
+            figures.show(
                 state_lines(layer.arrays["c"][:, lined], time, lined, name="c", kind=layer.kind,
-                            time_title=time_title, title=f"Cell state cₜ: {len(lined)} most active units"),
+                            time_title=time_title, title=f"Cell state cₜ: {len(lined)} most active units",
+                            original=original),
                 key="inspect.cell",
             )
             st.caption("The LSTM's memory: it changes only where the forget and input gates let it.")
         else:
-            st.plotly_chart(
+            figures.show(
                 state_lines(layer.arrays["h"][:, lined], time, lined, name="h", kind=layer.kind,
-                            time_title=time_title, title=f"{state_title}: {len(lined)} most active units"),
+                            time_title=time_title, title=f"{state_title}: {len(lined)} most active units",
+                            original=original),
                 key="inspect.cell",
             )
             st.caption(f"{layer.kind.removesuffix('Cell')} has no separate cell state: these are its state's lines.")
     with trajectory:
         projection = pca(layer.arrays["h"])
-        st.plotly_chart(
+        figures.show(
             pca_trajectory(projection.points, projection.explained, list(time_index), kind=layer.kind,
                            title=f"Trajectory of the {n_units}-unit state (PCA)"),
             key="inspect.pca",
@@ -381,7 +408,7 @@ def gradient_through_time_view(grads: GradientTrace, layer: LayerTrace, time: li
                                loss_name: str, unit: str, about: str = "this sample's loss") -> None:
     """‖∂L/∂hₜ‖ of every traced layer over the window, and what the chosen layer's spread means."""
     label = loss_axis_title(loss_name, unit)  # "MSE (GW²)", "cross-entropy (nats)"
-    st.plotly_chart(
+    figures.show(
         gradient_norms({g.label: g.norms for g in grads.layers}, time, time_title=time_title,
                        title="Gradient through time: ‖∂L/∂hₜ‖"),
         key="inspect.bptt",
@@ -415,7 +442,7 @@ def gradients_section(run: Run, layer: LayerTrace, inp: InspectInput) -> None:
     with per_batch:
         batches = [b for b in run.history.get("batch", []) if b.get("grad_norm") is not None]
         if batches:
-            st.plotly_chart(grad_norm_per_batch(batches, clip_norm=run.spec.get("clip_norm")),
+            figures.show(grad_norm_per_batch(batches, clip_norm=run.spec.get("clip_norm")),
                             key="inspect.grad_norm")
             st.caption("The global norm of the gradient over all weights at every training batch, before "
                        "clipping (from the run's history). Spikes are exploding gradients; gradient clipping "
@@ -428,7 +455,7 @@ def gradients_section(run: Run, layer: LayerTrace, inp: InspectInput) -> None:
 @view_for(RESULT_VIEWS, "LayerTrace")
 def cells_view(run: Run, data: SequenceData, tr: Trace, inp: InspectInput) -> None:
     """A recurrent model: layer and units, state and gate pictures, the cell's equations, the gradients."""
-    layer, unit_ids, shown = pick_layer(tr, run.run_id)
+    layer, unit_ids, shown = pick_layer(tr, run.run_id, inp.original_trace)
     if layer.direction == "backward":
         st.caption("Backward cell: it reads the sequence from the end, so its state at step t has read the "
                    "inputs from the last one back to xₜ; its final state is at the first step.")
@@ -437,7 +464,8 @@ def cells_view(run: Run, data: SequenceData, tr: Trace, inp: InspectInput) -> No
         equations_panel(layer)
         sample_outcome(run, data, tr.outputs, inp.y_true)
     with pictures:
-        layer_pictures(tr, layer, unit_ids, shown, inp.inputs, inp.time, inp.time_title, inp.time_index)
+        before = inp.original_trace.layer(layer.key) if inp.original_trace is not None else None
+        layer_pictures(tr, layer, unit_ids, shown, inp.inputs, inp.time, inp.time_title, inp.time_index, before)
     gradients_section(run, layer, inp)
 
 

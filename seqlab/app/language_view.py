@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from seqlab.app import cache
+from seqlab.app import cache, figures
 from seqlab.app.task_views import DATA_PREVIEWS, OUTPUT_TEXT, PLAN_TEXT, PREDICTIONS, SERVING, view_for
 from seqlab.app.text_stats_view import corpus_section, merges_section, sweep_section, tokenizers_section
 from seqlab.data import DatasetInfo, SequenceData
@@ -29,7 +29,7 @@ def text_preview(info: DatasetInfo, data: SequenceData) -> None:
     counts = token_counts(data)
     top = np.argsort(-counts, kind="stable")[:TOP_TOKENS]
     vocab = tokenizer.vocab
-    st.plotly_chart(
+    figures.show(
         token_frequencies([vocab[i] for i in top], (counts[top] / counts.sum()).tolist(),
                           title=f"The {len(top)} most frequent of {tokenizer.vocab_size:,} {tokenizer.kind} tokens "
                                 "(training text)"),

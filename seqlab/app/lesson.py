@@ -10,16 +10,24 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import results, state
-from seqlab.app.format import baseline_label, best_baseline
+from seqlab.app import figures, results, state
 from seqlab.app.live import POLL_SECONDS, diverged_text, loss_scale_of, progress_text
 from seqlab.app.results import model_title
+from seqlab.models import get_architecture
 from seqlab.plots import validation_curves
-from seqlab.tasks.loss_scale import LossScale
 from seqlab.training.jobs import Job
 from seqlab.training.presets import Preset
+from seqlab.training.spec import ExperimentSpec
 
 JOBS_KEY = "seqlab.lesson.{name}"
+
+
+def training_text(spec: ExperimentSpec) -> str:
+    """How a run trains, as it will: one closed-form fit (whatever ``epochs`` says), or its budget."""
+    if get_architecture(spec.model).fit is not None:
+        return "one closed-form fit"
+    budget = f"{spec.steps:,} steps, {spec.epochs} validations" if spec.steps else f"{spec.epochs} epochs"
+    return budget + (f", early stop after {spec.early_stopping}" if spec.early_stopping else "")
 
 
 def plan_table(preset: Preset) -> pd.DataFrame:
@@ -30,10 +38,15 @@ def plan_table(preset: Preset) -> pd.DataFrame:
         rows.append({
             "model": model_title(spec.model),
             "dataset": spec.dataset,
-            "epochs": spec.epochs,
+            "training": training_text(spec),
             "settings": ", ".join(f"{k}={v}" for k, v in options.items()),
         })
     return pd.DataFrame(rows)
+
+
+def show_plan(preset: Preset) -> None:
+    st.dataframe(plan_table(preset), hide_index=True, width="stretch",
+                 column_config={"settings": st.column_config.TextColumn(width="large")})  # long option lists
 
 
 def start(preset: Preset) -> None:
@@ -46,20 +59,6 @@ def jobs_of(preset: Preset) -> list[Job]:
     return [job for job in map(state.find_job, ids) if job is not None]
 
 
-def _baseline_loss(jobs: list[Job], scale: LossScale) -> tuple[str, float] | None:
-    """The best baseline's test loss of the first finished run, when its metrics carry the loss, in ``scale``."""
-    for job in jobs:
-        if job.run is None:
-            continue
-        name, metrics = best_baseline(job.run.metrics, task=results.task_of(job.run))
-        if name is None:
-            continue
-        for key, to_loss in (("mse", lambda v: v), ("rmse", lambda v: v * v), ("cross_entropy", lambda v: v)):
-            if key in metrics:
-                return f"baseline: {baseline_label(name)} (test)", scale.of(to_loss(metrics[key]))
-    return None
-
-
 def job_label(job: Job, jobs: list[Job]) -> str:
     """The model's title; beside a run of the same model, also the options in which they differ."""
     twins = [{**j.spec.data_options, **j.spec.model_options} for j in jobs if j.spec.model == job.spec.model]
@@ -68,6 +67,8 @@ def job_label(job: Job, jobs: list[Job]) -> str:
 
 
 def curves_figure(jobs: list[Job]):
+    """The validation losses per epoch. No baseline line: the baselines are scored on the test
+    split only, and a test level drawn over validation curves would compare unlike things."""
     curves = {}
     for job in jobs:
         epochs = [e for e in job.events_since(0) if e["type"] == "epoch" and "val_loss" in e]
@@ -79,7 +80,6 @@ def curves_figure(jobs: list[Job]):
         {label: (epochs, scale.values(losses)) for label, (epochs, losses) in curves.items()},
         y_title=scale.title,
         log_y=scale.log_y,
-        baseline=_baseline_loss(jobs, scale),
         total_epochs=max(job.spec.epochs for job in jobs),
     )
 
@@ -92,7 +92,7 @@ def progress_panel(preset_name: str, job_ids: list[int]) -> None:
     for job in jobs:
         fraction, text = (1.0, job.status) if job.done else progress_text(job)
         st.progress(fraction, text=f"**{job_label(job, jobs)}**: {text}")
-    st.plotly_chart(curves_figure(jobs), key=f"lesson.curves.{preset_name}")
+    figures.show(curves_figure(jobs), key=f"lesson.curves.{preset_name}", downloads=False)  # redrawn live
 
 
 def show_progress(preset: Preset, jobs: list[Job]) -> None:
@@ -101,7 +101,7 @@ def show_progress(preset: Preset, jobs: list[Job]) -> None:
 
 def show_results(jobs: list[Job]) -> None:
     """The overlaid curves, then each finished run against its best baseline (as on Models)."""
-    st.plotly_chart(curves_figure(jobs), key="lesson.curves.final")
+    figures.show(curves_figure(jobs), key="lesson.curves.final")
     for job in jobs:
         if job.run is None:
             st.error(f"{model_title(job.spec.model)}: {job.error or 'cancelled before it started'}")
@@ -118,10 +118,12 @@ def show_results(jobs: list[Job]) -> None:
         column_config={
             "test": st.column_config.NumberColumn("value", format="%.4g"),
             "best baseline": st.column_config.NumberColumn(format="%.4g"),
-            "skill": st.column_config.NumberColumn("skill %", format="%+.1f"),
-            "train s": st.column_config.NumberColumn("training time (s)", format="%.1f"),
+            "skill": st.column_config.NumberColumn(
+                "skill", format="%+.1f", help=results.SKILL_HELP),
+            "train s": st.column_config.NumberColumn("time (s)", format="%.1f", help="Training time in seconds."),
+            "run": st.column_config.TextColumn(width="medium"),
         },
     )
     if table["metric"].nunique() == 1:
         metric = table["metric"].iloc[0]
-        st.plotly_chart(results.comparison_figure(table, title=f"Test {metric} per run"), key="lesson.compare")
+        figures.show(results.comparison_figure(table, title=f"Test {metric} per run"), key="lesson.compare")

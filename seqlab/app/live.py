@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from seqlab.app import cache, state
+from seqlab.app import cache, figures, state
+from seqlab.app.estimate import Estimate
 from seqlab.app.format import duration, steps_as_time
 from seqlab.app.results import model_title
 from seqlab.app.task_views import PLAN_TEXT, view_for, view_of
-from seqlab.plots import loss_curves
+from seqlab.plots import grad_norm_per_batch, loss_curves
 from seqlab.runs import Run
 from seqlab.tasks import get_task
 from seqlab.tasks.loss_scale import LossScale, plain_scale
@@ -63,6 +64,15 @@ def diverged_text(run: Run) -> str:
         f"there. Saved as run `{run.run_id}`; its test metrics are meaningless. Lower the learning "
         f"rate{now}, clip gradients (e.g. clip gradient norm 1), or switch to the adam optimizer."
     )
+
+
+def cost_text(weights: int, estimate: Estimate | None) -> str:
+    """What the job will cost: its weights, and its training time at an earlier run's rate (or why there is none)."""
+    time = (
+        f"about {duration(estimate.seconds)} of training (at the rate of run `{estimate.run_id}`)"
+        if estimate else "no time estimate yet: no finished run of this dataset, model and options"
+    )
+    return f"**{weights:,} weights** · {time}."
 
 
 def describe_task(facts: dict, spec: ExperimentSpec) -> str:
@@ -155,7 +165,11 @@ def job_panel(job_id: int) -> None:
               help=f"After the last epoch, as {scale.title}.")
     c4.metric("Elapsed", duration(batches[-1]["elapsed"]) if batches else "–",
               help=f"Training on {start.get('device', cache.device())}.")
-    st.plotly_chart(loss_figure(job, scale), key=f"live.loss.{job_id}")
+    # Live: redrawn every half second, so no download menu (the finished run's history has one).
+    figures.show(loss_figure(job, scale), key=f"live.loss.{job_id}", downloads=False)
+    if any(b.get("grad_norm") is not None for b in batches):  # exploding or vanishing, batch by batch
+        grads = grad_norm_per_batch(batches, clip_norm=job.spec.clip_norm, title="Gradient norm while training")
+        figures.show(grads.update_layout(height=260), key=f"live.grad.{job_id}", downloads=False)
     cancelling = job.cancel_flag.is_set()
     waiting = job.status == "waiting"
     if st.button(

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import cache, language_view  # noqa: F401  language_view registers its views
+from seqlab.app import cache, figures, language_view  # noqa: F401  language_view registers its views
 from seqlab.app.task_views import (
     OUTPUT_TEXT,
     PREDICTIONS,
@@ -27,19 +27,19 @@ from seqlab.app.format import (
     baseline_label,
     best_baseline,
     duration,
+    headline_metrics,
     higher_is_better,
     metric_label,
     metric_unit,
     metric_value,
     metrics_table,
-    ordered_metrics,
     primary_metric,
     seasonal_baseline,
     skill,
     style_best,
     with_unit,
 )
-from seqlab.data import SequenceData
+from seqlab.data import SequenceData, get_dataset
 from seqlab.forecasting import per_step_metrics
 from seqlab.export import TRUST_LABEL, UntrustedModelError
 from seqlab.models import get_architecture
@@ -58,8 +58,16 @@ from seqlab.plots import (
 from seqlab.runs import Run
 from seqlab.tasks import get_task
 from seqlab.tasks.loss_scale import LossScale, plain_scale
+from seqlab.tasks.metrics import METRICS
 
-SERVE_HELP = "Float32 round-off only: the SavedModel is the trained model."
+SERVE_HELP = ("Between the SavedModel's answer and the one stored at training. Float32 round-off only: "
+              "the SavedModel is the trained model.")
+SKILL_HELP = ("How much better than the best baseline; positive: the model beats every baseline. Errors: "
+              "1 − model / best baseline, in %. Accuracy: percentage points over the best baseline.")
+NEAR_ZERO_HELP = (
+    "MAPE divides by the true values, and this test series comes near or crosses zero, so a percentage "
+    "of it means nothing. Judge the model by MAE, RMSE and its skill against the best baseline."
+)
 
 
 def model_title(name: str) -> str:
@@ -115,47 +123,43 @@ def classes_of(run: Run, data: SequenceData | None = None) -> tuple[str, ...]:
 
 
 def headline(run: Run, per_row: int = 2) -> None:
-    """``st.metric`` cards: the task's metrics (the first against the best baseline), training time.
+    """``st.metric`` cards: the task's metrics (the first with its skill against the best baseline), training time.
 
-    ``per_row``: 2 for a narrow column (two rows of two), 4 for the full page width.
+    ``per_row``: 2 for a narrow column (two rows of two), 4 for the full page width. Labels and
+    values stay short so a narrow card shows them whole; the details are in each card's help.
     """
     _, unit = target_unit(run)
     model = run.metrics.get("model", {})
     task = task_of(run)
-    keys = ordered_metrics(model, task)[:3]
+    keys = headline_metrics(run.metrics, task)
     primary = primary_metric(run.metrics, task)
     base_name, base = best_baseline(run.metrics, task=task)
     cards = st.columns(per_row)
-    while len(cards) < 4:
+    while len(cards) < len(keys) + 1:
         cards += st.columns(per_row)
     for i, key in enumerate(keys):
-        value = metric_value(key, model[key])
-        delta, help_text = None, None
+        label = f"Test {metric_label(key, '').split(' (')[0]}"
+        if key not in model:  # MAPE left out: the truth comes near or crosses zero
+            cards[i].metric(label, "n/a", "series near 0", delta_color="off", delta_arrow="off", help=NEAR_ZERO_HELP,
+                            border=True)
+            continue
+        delta, help_text = None, "On the test split."
         if key == primary and base:
             gain = skill(run.metrics, task=task)
-            better = gain > 0
-            if higher_is_better(key):  # a share in %: the gain in points
-                delta = f"{gain:+.1f} points vs best baseline"
-            else:
-                delta = f"{-gain:+.1f} % vs best baseline"
+            # Skill as on Models and Lessons: positive when the model beats the best baseline.
+            delta = f"{gain:+.1f} {'points' if higher_is_better(key) else '%'} skill"
             help_text = (
-                f"On the test split. The delta compares with the best baseline "
-                f"({baseline_label(base_name)}: {with_unit(metric_value(key, base[key]), metric_unit(key, unit))}); "
-                + ("the model beats it." if better else "the model does not beat it yet.")
+                f"On the test split. Skill against the best baseline ({baseline_label(base_name)}: "
+                f"{with_unit(metric_value(key, base[key]), metric_unit(key, unit))}): "
+                + ("the gain in percentage points" if higher_is_better(key) else "1 − model / baseline, in %")
+                + "; " + ("the model beats it." if gain > 0 else "the model does not beat it yet.")
             )
-        cards[i].metric(
-            f"Test {metric_label(key, '').split(' (')[0]}",
-            with_unit(value, metric_unit(key, unit), 4),
-            delta,
-            delta_color="normal" if higher_is_better(key) else "inverse",
-            help=help_text,
-            border=True,
-        )
+        cards[i].metric(label, with_unit(metric_value(key, model[key]), metric_unit(key, unit), 4), delta,
+                        delta_color="normal", help=help_text, border=True)
     epochs = run.meta.epochs_run
     cards[len(keys)].metric(
-        "Training time", duration(run.meta.train_seconds),
-        f"{epochs} epoch{'s' if epochs != 1 else ''} · {run.meta.parameters:,} weights",
-        delta_color="off", delta_arrow="off", border=True,
+        "Training time", duration(run.meta.train_seconds), f"{epochs} epoch{'s' if epochs != 1 else ''}",
+        delta_color="off", delta_arrow="off", border=True, help=f"{run.meta.parameters:,} trained weights.",
     )
 
 
@@ -224,6 +228,14 @@ def pick_test_item(run: Run, data: SequenceData, count: int, key: str, label: st
     )
 
 
+def reads_images(dataset: str) -> bool:
+    """The dataset's sequences are images read row by row (``DatasetInfo.kinds``); False for an unknown one."""
+    try:
+        return "image" in get_dataset(dataset).kinds
+    except ValueError:
+        return False
+
+
 def sample_frame(data: SequenceData, sample_id: int) -> pd.DataFrame:
     """One independent sequence's rows (index t) from the long ``(sample, t)`` frame."""
     return data.frame.xs(int(sample_id), level="sample")
@@ -256,14 +268,14 @@ def _regression_view(run: Run, preds: dict, data: SequenceData, key: str) -> Non
         preds["y_true"], preds["y_pred"], name=target, unit=unit,
         baseline=preds.get("baseline_mean"), baseline_name=baseline_label("mean"),
     )
-    st.plotly_chart(fig, key=f"{key}.scatter")
+    figures.show(fig, key=f"{key}.scatter")
     st.caption("Every test sequence: the closer to the dashed diagonal, the better.")
 
 
 @view_for(PREDICTIONS, "classify")
 def _confusion_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
     classes = classes_of(run, data)
-    st.plotly_chart(confusion_matrix(preds["y_true"], preds["y_pred"], classes), key=f"{key}.confusion")
+    figures.show(confusion_matrix(preds["y_true"], preds["y_pred"], classes), key=f"{key}.confusion")
     st.caption("Test sequences by true class (rows) and predicted class (columns): a good model fills the diagonal.")
 
 
@@ -273,7 +285,7 @@ def _labels_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
     i = pick_test_item(run, data, len(preds["origin"]), key=f"{key}.item")
     rows = {"truth": preds["y_true"][i], "model": preds["y_pred"][i]}
     rows.update({baseline_label(k.removeprefix("baseline_")): preds[k][i] for k in preds if k.startswith("baseline_")})
-    st.plotly_chart(label_sequence(rows, classes, title=f"Test sequence #{i + 1}"), key=f"{key}.labels")
+    figures.show(label_sequence(rows, classes, title=f"Test sequence #{i + 1}"), key=f"{key}.labels")
 
 
 @view_for(PREDICTIONS, "forecast")
@@ -294,7 +306,7 @@ def _forecast_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
         history, actual, forecasts, unit=unit, hidden=hidden,
         title=f"{target}: {data.horizon}-step forecast from {_time_label(data.frame.index, origin)}",
     )
-    st.plotly_chart(fig, key=f"{key}.chart")
+    figures.show(fig, key=f"{key}.chart")
     err = np.abs(preds["y_pred"][i] - preds["y_true"][i]).mean()
     caption = f"Model MAE on this window: {with_unit(err, unit)}."
     if hidden:
@@ -319,7 +331,7 @@ def horizon_error_view(run: Run, preds: dict, data: SequenceData, key: str) -> N
     best = sorted(per_step["baselines"], key=lambda n: overall.get(n, {}).get("mae") or np.inf)[:BASELINES_BY_STEP]
     errors = {f"model ({model_title(run.meta.model)})": per_step["model"]["mae"]}
     errors.update({baseline_label(n): per_step["baselines"][n]["mae"] for n in best})
-    st.plotly_chart(error_by_step(errors, unit=unit, step=regular_step(data.frame.index)), key=f"{key}.by_step")
+    figures.show(error_by_step(errors, unit=unit, step=regular_step(data.frame.index)), key=f"{key}.by_step")
     st.caption("MAE over every test window at each step ahead: forecasts usually degrade with the lead time; "
                f"the {BASELINES_BY_STEP} baselines with the lowest overall MAE are drawn beside the model.")
 
@@ -330,7 +342,7 @@ def history_view(run: Run, key: str, title: str = "Loss history (thin: each batc
     if not batches and not epochs:
         st.info("This run has no recorded loss history.")
         return
-    st.plotly_chart(loss_curves(batches, epochs, scale=loss_scale_of(run), title=title), key=f"{key}.history")
+    figures.show(loss_curves(batches, epochs, scale=loss_scale_of(run), title=title), key=f"{key}.history")
 
 
 def loss_scale_of(run: Run) -> LossScale:
@@ -397,9 +409,9 @@ def serve_view(run: Run, key: str) -> None:
     cards = view_of(SERVING, task, _served_as_is, text=reads_text(run))(run, data, i, served, stored, key)
     if gap is not None:
         gap_unit = unit if in_target_unit(task) else ""
-        cards.append(("Largest gap to the training-time prediction", with_unit(gap, gap_unit, 2)))
+        cards.append(("Largest gap", with_unit(gap, gap_unit, 2)))
     for col, (label, value) in zip(st.columns(max(len(cards), 1)), cards):
-        col.metric(label, value, border=True, help=SERVE_HELP if label.startswith("Largest") else None)
+        col.metric(label, value, border=True, help=SERVE_HELP if label == "Largest gap" else None)
     st.caption(f"Served from `{run.savedmodel_path}` with `seqlab.export.load_serving` (TensorFlow only).")
 
 
@@ -421,7 +433,7 @@ def _served_forecast(run: Run, data: SequenceData, i: int, served, stored, key: 
         title=f"SavedModel forecast of {target} from {_time_label(data.frame.index, origin)}",
         styles={"forecast stored at training": dict(color="#2ca02c", width=0)},
     )
-    st.plotly_chart(fig, key=f"{key}.chart")
+    figures.show(fig, key=f"{key}.chart")
     return [("MAE of this forecast", with_unit(float(np.abs(served - actual.to_numpy()).mean()), unit))]
 
 
@@ -429,9 +441,9 @@ def _served_forecast(run: Run, data: SequenceData, i: int, served, stored, key: 
 def _served_regression(run: Run, data: SequenceData, i: int, served, stored, key: str) -> list:
     target, unit = target_unit(run)
     test = data.splits["test"]
-    st.plotly_chart(
+    figures.show(
         sample_preview(sample_frame(data, test.origin[i]), list(data.features), data.target, data.units,
-                       title="The input sequence"),
+                       title="The input sequence", image=reads_images(data.name)),
         key=f"{key}.input",
     )
     return [
@@ -451,7 +463,7 @@ def _served_class(run: Run, data: SequenceData, i: int, served, stored, key: str
     left, right = st.columns(2)
     left.plotly_chart(
         sample_preview(sample_frame(data, test.origin[i]), list(data.features), data.target, data.units,
-                       classes=classes, title="The input sequence"),
+                       classes=classes, title="The input sequence", image=reads_images(data.name)),
         key=f"{key}.input",
     )
     right.plotly_chart(class_probabilities(bars, classes, truth), key=f"{key}.probs")
@@ -462,7 +474,7 @@ def _served_class(run: Run, data: SequenceData, i: int, served, stored, key: str
 def _served_labels(run: Run, data: SequenceData, i: int, served, stored, key: str) -> list:
     classes = classes_of(run, data)
     rows = {"truth": data.splits["test"].y[i], "SavedModel": np.argmax(served, axis=-1)}
-    st.plotly_chart(label_sequence(rows, classes, title="SavedModel labels"), key=f"{key}.labels")
+    figures.show(label_sequence(rows, classes, title="SavedModel labels"), key=f"{key}.labels")
     return [("Steps right", f"{int((rows['SavedModel'] == rows['truth']).sum())} of {len(rows['truth'])}")]
 
 
@@ -508,11 +520,14 @@ def runs_table(runs: list[Run]) -> pd.DataFrame:
 
 def comparison_figure(table: pd.DataFrame, title: str):
     """Bars of each run's test value beside its best baseline's; the rows of ``runs_table``
-    must share one metric (its label reads ``MAE (GW)``)."""
+    must share one metric (its label reads ``MAE (GW)``). Errors on a log axis: one run far
+    off (a diverged one, an untrained baseline) would flatten the winners' bars."""
     name, _, unit = table["metric"].iloc[0].partition(" (")
+    error = not any(m.higher_is_better for m in METRICS.values() if m.name == name)
     return runs_comparison(
         [f"{r.model} · {r.run[:15]}" for r in table.itertuples()],
         table["test"].tolist(), table["best baseline"].tolist(), metric=name, unit=unit.rstrip(")"), title=title,
+        log_y=error,
     )
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from seqlab.app import figures
 from seqlab.app.inspect_text_view import readable_tokenizer, token_labels
 from seqlab.app.inspect_view import InspectInput
 from seqlab.app.results import classes_of
@@ -39,14 +40,8 @@ def class_names(data: SequenceData, ids) -> list[str]:
 @view_for(DATA_PREVIEWS, "classify" + TEXT, "label" + TEXT)
 def sentences_preview(info: DatasetInfo, data: SequenceData) -> None:
     """How the classes are spread over the splits, and sentences as the model will read them."""
-    counts = {
-        name: pd.Series(np.bincount(np.ravel(split.y)[np.ravel(split.mask if split.mask is not None and
-                                                             split.y.ndim == 2 else np.ones(split.y.shape, bool))],
-                                    minlength=len(data.classes)), index=list(data.classes))
-        for name, split in data.splits.items()
-    }
     st.markdown("**Classes in each split**" + (" (tokens)" if data.task == "label" else " (sentences)"))
-    st.dataframe(pd.DataFrame(counts), width="stretch")
+    st.dataframe(data.class_counts(), width="stretch")
     test = data.splits["test"]
     rows = min(EXAMPLES, len(test))
     table = pd.DataFrame({"sentence (as the tokeniser reads it)": [sentence(data, test.x[i]) for i in range(rows)]})
@@ -60,7 +55,7 @@ def sentences_preview(info: DatasetInfo, data: SequenceData) -> None:
 def confusion_and_mistakes(run: Run, preds: dict, data: SequenceData, key: str) -> None:
     """The confusion matrix, then test sentences the model classified wrongly."""
     classes = classes_of(run, data)
-    st.plotly_chart(confusion_matrix(preds["y_true"], preds["y_pred"], classes), key=f"{key}.confusion")
+    figures.show(confusion_matrix(preds["y_true"], preds["y_pred"], classes), key=f"{key}.confusion")
     wrong = np.flatnonzero(np.asarray(preds["y_pred"]) != np.asarray(preds["y_true"]))[:EXAMPLES]
     if not len(wrong):
         st.caption("Every test sentence is classified right.")
@@ -85,7 +80,7 @@ def served_sentence(run: Run, data: SequenceData, i: int, served, stored, key: s
     truth = int(test.y[i])
     st.markdown(f"> {sentence(data, test.x[i])}")
     bars = {"SavedModel": served, **({"stored at training": stored} if stored is not None else {})}
-    st.plotly_chart(class_probabilities(bars, classes, truth), key=f"{key}.probs")
+    figures.show(class_probabilities(bars, classes, truth), key=f"{key}.probs")
     return [("True class", classes[truth]), ("SavedModel predicts", classes[int(np.argmax(served))])]
 
 

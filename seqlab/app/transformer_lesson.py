@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from seqlab.app import figures
 from seqlab.app.positional_view import positional_lesson
 from seqlab.inspect.attention import mask_future
 from seqlab.plots.heads import score_walkthrough
@@ -27,7 +28,7 @@ def notes_walkthrough(key: str) -> None:
                        help="A decoder writing “how” must not read “are”: a'_ij = −∞ for j > i, so after the "
                             "softmax its weight is exactly 0.")
     scores = mask_future(NOTES_SCORES) if masked else NOTES_SCORES
-    st.plotly_chart(score_walkthrough(scores, NOTES_TOKENS, title="Scaled dot-product attention on “Hello how are”"
+    figures.show(score_walkthrough(scores, NOTES_TOKENS, title="Scaled dot-product attention on “Hello how are”"
                                       + (" with the causal mask" if masked else "")), key=f"{key}.walkthrough")
     st.caption("The notes' scaled score matrix (seed 001). 1. MatMul Q·Kᵀ and scale by √d_k. 2. Mask (decoder "
                "only): −∞ above the diagonal. 3. SoftMax over each row: the weights sum to 1, a masked key gets "

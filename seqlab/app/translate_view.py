@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import cache, results
+from seqlab.app import cache, figures, results
 from seqlab.app.format import stacked_latex
 from seqlab.data import SequenceData
 from seqlab.layers.docs import equations
@@ -83,7 +83,7 @@ def test_image(run: Run, data: SequenceData | None, i: int, key: str) -> Source 
         return None
     test = data.splits["test"]
     image = np.asarray(test.x[i])
-    st.plotly_chart(source_image(image, run.meta.units.get(run.meta.features[0], "")),
+    figures.show(source_image(image, run.meta.units.get(run.meta.features[0], "")),
                     key=f"{key}.image.{run.run_id}.{i}", width="content")
     return Source(row=i, reference=str(data.frame["target"].iloc[int(test.origin[i])]))
 
@@ -118,7 +118,7 @@ def attention_section(run: Run, shown: Translation, key: str) -> None:
         return
     written = [*shown.tokens, EOS] if shown.finished else list(shown.tokens)
     half_width = int(run.spec.get("model_options", {}).get("half_width", 0)) if shown.positions is not None else None
-    st.plotly_chart(attention_map(shown.attention, shown.source, written, shown.positions, half_width),
+    figures.show(attention_map(shown.attention, shown.source, written, shown.positions, half_width),
                     key=f"{key}.map")
     st.caption("Row t: the weights a_t(s) over the source tokens when the decoder wrote target token t (each row "
                "sums to 1)." + (" The red line is local attention's predicted position p_t, dashed its window; "
@@ -138,7 +138,7 @@ def equations_panel(run: Run) -> None:
 
 
 def beam_section(beams: list[Translation], key: str) -> None:
-    st.plotly_chart(beam_tree([(b.tokens + ([EOS] if b.finished else []), b.score) for b in beams]),
+    figures.show(beam_tree([(b.tokens + ([EOS] if b.finished else []), b.score) for b in beams]),
                     key=f"{key}.tree")
     st.caption("The hypotheses the beam kept to the end, best on top; those that share a beginning share its "
                "branch. The score is the sum of log p of the tokens, divided by the length penalty.")

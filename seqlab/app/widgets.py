@@ -15,8 +15,12 @@ import streamlit as st
 
 from seqlab.checks import RANGES, Range, option_range
 from seqlab.data import DatasetInfo, list_datasets
-from seqlab.models import Architecture, list_architectures
+from seqlab.models import Architecture, get_architecture, list_architectures
 from seqlab.training.spec import OPTIMIZERS, SCHEDULES, ExperimentSpec
+
+# Every setting outlives a page switch and lives in the URL (its key is the query parameter's name;
+# a default leaves the URL clean): a link opens the same dataset, model and settings.
+KEPT = {"persist_state": "session", "bind": "query-params"}
 
 # name -> (label, help). Names not listed get a label made from the name.
 LABELS: dict[str, tuple[str, str | None]] = {
@@ -92,6 +96,8 @@ LABELS: dict[str, tuple[str, str | None]] = {
         "weights; 0 = off.",
     ),
 }
+# An option that only means something while a switch of the same owner is on: hidden while it is off.
+SHOWN_WHEN: dict[str, str] = {"merge_mode": "bidirectional"}
 DEFAULT_DATASET = "energy"
 DEFAULT_ARCHITECTURE = "lstm"
 SECONDARY_DATA_OPTIONS = ("val_fraction", "test_fraction", "seed")
@@ -115,9 +121,9 @@ def dataset_picker(key: str, task: str | None = None, label_text: str = "Dataset
     name = st.selectbox(
         label_text,
         names,
-        format_func=lambda n: f"{n}: {datasets[n].title}",
+        format_func=lambda n: dataset_label(datasets[n]),
         key=key,
-        persist_state="session",
+        **KEPT,
     )
     return datasets[name]
 
@@ -136,9 +142,13 @@ def architecture_picker(task: str, key: str, kinds: frozenset[str] = frozenset()
         format_func=lambda n: _arch_label(archs[n]),
         key=key,
         help=f"The architectures that fit a {task} task.",
-        persist_state="session",
+        **KEPT,
     )
     return archs[name]
+
+
+def dataset_label(info: DatasetInfo) -> str:
+    return f"{info.name}: {info.title}"
 
 
 def _arch_label(arch: Architecture) -> str:
@@ -166,7 +176,7 @@ def option_input(name: str, default, key: str, choices=None, ranges: dict[str, R
     A number's bounds are the option's range (its owner's ``ranges``, else the shared one).
     """
     text, help_text = label(name)
-    common = dict(key=key, help=help_text, persist_state="session")
+    common = dict(key=key, help=help_text, **KEPT)
     if choices:
         options = list(choices)
         return st.selectbox(text, options, index=options.index(default) if default in options else 0, **common)
@@ -191,9 +201,11 @@ def option_grid(
     """Widgets for ``defaults`` (or the ``names`` among them) in a grid of ``columns``; ``ranges``: the owner's."""
     names = [n for n in (names if names is not None else defaults) if n in defaults]
     choices = choices or {}
-    values = {}
+    # A hidden option keeps its default. The switch's value from the last interaction is in the session
+    # state before the switch itself is drawn (switches go last).
+    values = {n: defaults[n] for n in names if not _shown(n, defaults, key_prefix)}
     # Switches go last, on their own row: their labels sit beside them and need the width.
-    fields = [n for n in names if not isinstance(defaults[n], bool)]
+    fields = [n for n in names if not isinstance(defaults[n], bool) and n not in values]
     switches = [n for n in names if isinstance(defaults[n], bool)]
     for group, width in ((fields, columns), (switches, min(columns, 2))):
         if not group:
@@ -207,12 +219,19 @@ def option_grid(
     return {n: values[n] for n in names}
 
 
+def _shown(name: str, defaults: dict, key_prefix: str) -> bool:
+    switch = SHOWN_WHEN.get(name)
+    if switch is None or switch not in defaults:
+        return True
+    return bool(st.session_state.get(f"{key_prefix}.{switch}", defaults[switch]))
+
+
 def _off_or_positive(name: str, key: str, default) -> float | None:
     """0 means off (``None``); the library's range bounds the rest, so a value below its low is refused there."""
     text, help_text = label(name)
     value = st.number_input(
         text, min_value=0.0, max_value=bounds(RANGES[name])[1], value=float(default or 0.0), step=0.5,
-        help=help_text, key=key, persist_state="session",
+        help=help_text, key=key, **KEPT,
     )
     return float(value) if value > 0 else None
 
@@ -220,7 +239,7 @@ def _off_or_positive(name: str, key: str, default) -> float | None:
 def tbptt_inputs(key_prefix: str, lookback: int) -> list[int] | None:
     """Truncated BPTT(k1, k2): off, or the two step counts."""
     on = st.toggle(
-        "Truncated BPTT (k1, k2)", key=f"{key_prefix}.tbptt", persist_state="session",
+        "Truncated BPTT (k1, k2)", key=f"{key_prefix}.tbptt", **KEPT,
         help="Train on the training series as one stream: an update every k1 steps, gradients back "
              "k2 steps (recurrent, unidirectional models).",
     )
@@ -229,9 +248,9 @@ def tbptt_inputs(key_prefix: str, lookback: int) -> list[int] | None:
     low, high = bounds(RANGES["tbptt"])
     c1, c2 = st.columns(2)
     k1 = c1.number_input("k1 (steps per update)", min_value=low, max_value=high, value=min(max(lookback // 4, 1), high),
-                         step=1, key=f"{key_prefix}.tbptt_k1", persist_state="session")
+                         step=1, key=f"{key_prefix}.tbptt_k1", **KEPT)
     k2 = c2.number_input("k2 (steps back)", min_value=low, max_value=high, value=min(max(lookback // 2, 1), high),
-                         step=1, key=f"{key_prefix}.tbptt_k2", persist_state="session")
+                         step=1, key=f"{key_prefix}.tbptt_k2", **KEPT)
     return [int(k1), int(k2)]
 
 
@@ -244,7 +263,7 @@ def training_inputs(key_prefix: str) -> dict:
         values["epochs"] = option_input("epochs", d["epochs"], f"{key_prefix}.epochs")
         values["optimizer"] = st.selectbox(
             label("optimizer")[0], OPTIMIZERS, index=OPTIMIZERS.index(d["optimizer"]),
-            key=f"{key_prefix}.optimizer", persist_state="session",
+            key=f"{key_prefix}.optimizer", **KEPT,
         )
         values["clip_norm"] = _off_or_positive("clip_norm", f"{key_prefix}.clip_norm", d.get("clip_norm"))
         values["seed"] = option_input("seed", d["seed"], f"{key_prefix}.seed")
@@ -254,7 +273,7 @@ def training_inputs(key_prefix: str) -> dict:
         values["learning_rate"] = float(
             st.number_input(
                 label("learning_rate")[0], min_value=low, max_value=high, value=float(d["learning_rate"]),
-                step=1e-4, format="%g", key=f"{key_prefix}.learning_rate", persist_state="session",
+                step=1e-4, format="%g", key=f"{key_prefix}.learning_rate", **KEPT,
             )
         )
         if "clip_value" in d:
@@ -275,3 +294,32 @@ def training_inputs(key_prefix: str) -> dict:
             )
             values["jit_compile"] = option_input("jit_compile", d["jit_compile"], f"{key_prefix}.jit_compile")
     return values
+
+
+def _url_value(value) -> str:
+    """A widget value as Streamlit writes it into the URL: ``true``, ``5`` (not ``5.0``), ``0.001``."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and math.isfinite(value) and value == int(value):
+        return str(int(value))
+    return str(value)
+
+
+def train_link(spec: ExperimentSpec) -> dict[str, str]:
+    """The Train page's query parameters for ``spec``: opened with them, its form holds that run's settings.
+
+    The keys are the widgets' keys (they are bound to the URL), a select box's value is its option as shown.
+    """
+    info = next(d for d in list_datasets() if d.name == spec.dataset)
+    arch = get_architecture(spec.model)
+    params = {"train.dataset": dataset_label(info), f"train.model.{info.task}": _arch_label(arch)}
+    params.update({f"train.data.{info.name}.{k}": _url_value(v) for k, v in spec.data_options.items()})
+    params.update({f"train.arch.{arch.name}.{k}": _url_value(v) for k, v in spec.model_options.items()})
+    for name in ("epochs", "batch_size", "optimizer", "learning_rate", "seed", "early_stopping", "weight_decay",
+                 "schedule", "warmup_steps", "steps", "steps_per_execution", "jit_compile", "clip_norm", "clip_value"):
+        value = getattr(spec, name)
+        params[f"train.fit.{name}"] = _url_value(0 if value is None else value)  # clipping: 0 is off
+    if spec.tbptt:
+        params.update({"train.fit.tbptt": "true", "train.fit.tbptt_k1": str(spec.tbptt[0]),
+                       "train.fit.tbptt_k2": str(spec.tbptt[1])})
+    return params

@@ -142,10 +142,27 @@ class SequenceData:
         return self.frame[self.target].to_numpy(dtype="float64")
 
     def summary(self) -> pd.DataFrame:
-        """Summary statistics per numeric column, with units (empty when the frame holds none: text pairs)."""
+        """Summary statistics per numeric column, with units (empty when the frame holds none: text pairs).
+
+        A class target is left out (class ids have no mean: ``class_counts`` counts them); a target
+        of one value per independent sequence, repeated on its rows, is described once per sequence.
+        """
         numbers = self.frame.select_dtypes("number")
+        if self.classes:
+            numbers = numbers.drop(columns=[self.target], errors="ignore")
         if numbers.empty:
             return pd.DataFrame()
         stats = numbers.describe().T
+        if self.target in stats.index and self.task == "regress" and isinstance(self.frame.index, pd.MultiIndex):
+            stats.loc[self.target] = self.frame[self.target].groupby(level="sample").first().describe()
         stats.insert(0, "unit", [self.units.get(c, "") for c in stats.index])
         return stats
+
+    def class_counts(self) -> pd.DataFrame:
+        """Examples of each class (rows) in each split (columns): sequences for classify, real steps for label."""
+        counts = {}
+        for name, split in self.splits.items():
+            y = np.asarray(split.y)
+            real = split.mask if split.mask is not None and y.ndim == 2 else np.ones(y.shape, bool)
+            counts[name] = np.bincount(y[real].astype(int), minlength=len(self.classes))
+        return pd.DataFrame(counts, index=pd.Index(self.classes, name="class"))

@@ -16,9 +16,12 @@ term whose truth and forecast are both 0 counts as 0), MASE is unitless.
 ``s`` is the in-sample MAE of the seasonal-naive forecast on the training
 rows $y_1 \dots y_T$ with the dataset's main season ``m`` (1 without a
 season: the naive forecast), so MASE < 1 beats that forecast's typical
-one-step error. MAPE is left out when any true value is at or below zero
-(it divides by the truth, so it would explode or flip sign), MASE when
-``s`` is not a positive number (a constant or too short training series).
+one-step error. MAPE is left out when the truth comes near or crosses zero
+(``near_zero``: a true value at or below zero, or one below a tenth of the
+mean ``|y|``): it divides by the truth, so it would explode or flip sign and
+a percentage of it means nothing (Mackey-Glass, squashed around zero). MASE
+is left out when ``s`` is not a positive number (a constant or too short
+training series).
 
 The per-step metrics are the same formulas with the mean over windows only:
 arrays of length ``H``, whose MAE, sMAPE, MAPE and MASE average to the overall
@@ -39,6 +42,18 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
+
+NEAR_ZERO = 0.1  # a true value below this share of the mean |y| is too close to zero to divide by
+
+
+def near_zero(y_true: np.ndarray) -> bool:
+    """The truth crosses or touches zero, or some true value is below ``NEAR_ZERO`` of the mean ``|y|``:
+    no percentage of it (MAPE) is meaningful."""
+    y_true = np.asarray(y_true, dtype="float64")
+    if y_true.size == 0:
+        return False
+    return not (y_true > 0).all() or float(y_true.min()) < NEAR_ZERO * float(y_true.mean())
 
 
 def main_season(seasons: dict[str, int]) -> int:
@@ -71,7 +86,7 @@ def _step_errors(y_true: np.ndarray, y_pred: np.ndarray, scale: float) -> dict[s
         "rmse": np.sqrt((error**2).mean(axis=0)),
         "smape": 200 * ratio.mean(axis=0),
     }
-    if (y_true > 0).all():
+    if not near_zero(y_true):
         steps["mape"] = 100 * (error / y_true).mean(axis=0)
     if math.isfinite(scale) and scale > 0:
         steps["mase"] = steps["mae"] / scale

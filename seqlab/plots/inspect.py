@@ -32,7 +32,9 @@ INTERNALS: dict[str, tuple[str, str]] = {
     "r": ("reset gate rₜ", "gate"),
     "h_tilde": ("candidate h̃ₜ", "tanh"),
     "pre_activation": ("pre-activation B zₜ₋₁ + V xₜ + b", "free"),
+    "delta": ("change of the state", "free"),  # an edited input's state minus the original's
 }
+TICK_FONT = dict(size=13)  # readable from a few metres, not only at a desk
 # The notes call the Elman and reservoir state z_t.
 CELL_NAMES: dict[tuple[str, str], str] = {
     ("SimpleRNNCell", "h"): "hidden state zₜ",
@@ -66,7 +68,8 @@ def time_ticks(time: Sequence) -> tuple[np.ndarray, dict]:
         step = max(1, len(values) // 40)
         # Upright: rotated tokens (one character each, often) cannot be read.
         return x, dict(tickmode="array", tickvals=x[::step], ticktext=values[::step], tickangle=0)
-    return np.asarray(pd.Index(values)), {}
+    # Timestamps and numbers: a few upright labels, never slanted ones running into each other.
+    return np.asarray(pd.Index(values)), dict(tickangle=0, nticks=6)
 
 
 def _unit_labels(unit_ids: Sequence[int]) -> list[str]:
@@ -147,11 +150,13 @@ def state_heatmap(
     shown = len(unit_ids)
     of = f" ({shown} of {total_units})" if total_units and total_units > shown else ""
     fig.update_yaxes(title_text=f"unit{of}", autorange="reversed", row=rows, col=1,
-                     showticklabels=shown <= 40)
+                     showticklabels=shown <= 40, dtick=1)  # dtick: every unit named, none skipped
     fig.update_xaxes(title_text=time_title, row=rows, col=1, **xaxis)
-    height = 120 + 14 * min(max(shown, 8), 48) + 70 * input_rows + (60 if input_rows else 0)
+    height = 120 + 18 * min(max(shown, 8), 48) + 80 * input_rows + (60 if input_rows else 0)
     fig = base_layout(fig, title, max(height, 300))
     fig.update_layout(hovermode="closest", margin=dict(l=80, r=20, t=50, b=50))
+    fig.update_xaxes(tickfont=TICK_FONT)
+    fig.update_yaxes(tickfont=TICK_FONT)
     return fig
 
 
@@ -185,7 +190,7 @@ def gate_heatmaps(
                        hovertemplate="%{x}<br>%{y}: %{z:.3f}<extra>" + titles[row - 1] + "</extra>"),
             row=row, col=1,
         )
-        fig.update_yaxes(autorange="reversed", showticklabels=len(unit_ids) <= 24, row=row, col=1)
+        fig.update_yaxes(autorange="reversed", showticklabels=len(unit_ids) <= 24, dtick=1, row=row, col=1)
         if is_gate:
             gate_bar = True
         else:
@@ -205,9 +210,11 @@ def gate_heatmaps(
     of = f" ({shown} of {total_units})" if total_units and total_units > shown else ""
     fig.update_yaxes(title_text=f"unit{of}", row=(n + 1) // 2, col=1)
     fig.update_xaxes(title_text=time_title, row=n, col=1, **xaxis)
-    per_row = 40 + 9 * min(max(shown, 8), 40)
+    per_row = 40 + 16 * min(max(shown, 8), 40)  # 16 px a unit: room for every label
     fig = base_layout(fig, title, 90 + per_row * n)
     fig.update_layout(hovermode="closest", margin=dict(l=80, r=20, t=60, b=50))
+    fig.update_xaxes(tickfont=TICK_FONT)
+    fig.update_yaxes(tickfont=TICK_FONT)
     fig.update_annotations(font=dict(size=13, color="#333333"), x=0.0, xanchor="left")  # the subplot titles, left-aligned
     return fig
 
@@ -220,22 +227,33 @@ def state_lines(
     kind: str = "",
     title: str = "Cell state over time",
     time_title: str = "time step t",
+    original: np.ndarray | None = None,
 ) -> go.Figure:
-    """One line per unit of an internal (e.g. the LSTM cell state cₜ), on the time axis."""
+    """One line per unit of an internal (e.g. the LSTM cell state cₜ), on the time axis.
+
+    ``original``: the same units on the input before it was edited, drawn dashed in the same colours.
+    """
     values = np.asarray(values, dtype="float64")
     x, xaxis = time_ticks(time)
     fig = go.Figure()
     palette = [COLORS["series"], COLORS["model"], COLORS["seasonal"], COLORS["val"], COLORS["naive"], *EXTRA_COLORS]
     for j, unit in enumerate(unit_ids):
+        color = palette[j % len(palette)]
         fig.add_trace(
-            go.Scatter(x=x, y=values[:, j], mode="lines", name=f"unit {int(unit)}",
-                       line=dict(width=1.4, color=palette[j % len(palette)]))
+            go.Scatter(x=x, y=values[:, j], mode="lines", name=f"unit {int(unit)}", legendgroup=str(unit),
+                       line=dict(width=2, color=color))
         )
+        if original is not None:
+            fig.add_trace(
+                go.Scatter(x=x, y=np.asarray(original, dtype="float64")[:, j], mode="lines", legendgroup=str(unit),
+                           name=f"unit {int(unit)} before the edit", showlegend=j == 0,
+                           line=dict(width=1.5, color=color, dash="dash"))
+            )
     fig.add_hline(y=0, line=dict(color="#bbbbbb", width=1))
-    fig.update_yaxes(title_text=internal_label(name, kind))
-    fig.update_xaxes(title_text=time_title, **xaxis)
-    fig = base_layout(fig, title, 380)
-    fig.update_layout(hovermode="closest", legend=dict(font=dict(size=10)))
+    fig.update_yaxes(title_text=internal_label(name, kind), tickfont=TICK_FONT)
+    fig.update_xaxes(title_text=time_title, tickfont=TICK_FONT, **xaxis)
+    fig = base_layout(fig, title, 420)
+    fig.update_layout(hovermode="closest", legend=dict(font=dict(size=12)))
     return fig
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from seqlab.plots.style import COLORS, axis_title, base_layout
+from seqlab.plots.training import label_log_ticks
 
 
 def runs_comparison(
@@ -14,8 +15,14 @@ def runs_comparison(
     metric: str = "MAE",
     unit: str = "",
     title: str | None = None,
+    log_y: bool = False,
 ) -> go.Figure:
-    """Grouped bars: the model's test metric and the best baseline's, per run."""
+    """Grouped bars: the model's test metric and the best baseline's, per run.
+
+    ``log_y``: a log axis (for errors of very different sizes: one huge bar
+    no longer flattens the rest), said in the axis title; only where every
+    value is positive.
+    """
     if not (len(labels) == len(model_error) == len(baseline_error)):
         raise ValueError("labels, model_error and baseline_error must have the same length.")
     fig = go.Figure(
@@ -25,7 +32,13 @@ def runs_comparison(
         ]
     )
     fig.update_layout(barmode="group", bargap=0.3)
-    fig.update_yaxes(title_text=axis_title(f"test {metric}", unit), rangemode="tozero")
+    values = [v for v in (*model_error, *baseline_error) if v == v]  # NaN left out
+    log_y = log_y and bool(values) and min(values) > 0
+    if log_y:
+        fig.update_yaxes(title_text=axis_title(f"test {metric}", unit) + ", log scale", type="log")
+        label_log_ticks(fig, values)
+    else:
+        fig.update_yaxes(title_text=axis_title(f"test {metric}", unit), rangemode="tozero")
     fig.update_xaxes(title_text="run")
     fig = base_layout(fig, title or f"Test {metric} per run (lower is better)", 360)
     fig.update_layout(hovermode="closest")

@@ -19,6 +19,7 @@ def sample_preview(
     units: dict[str, str] | None = None,
     classes: tuple[str, ...] = (),
     title: str = "One sequence",
+    image: bool = False,
 ) -> go.Figure:
     """The inputs of one sequence over its steps t, and its target.
 
@@ -28,36 +29,45 @@ def sample_preview(
         target: the target column: one value per sequence (repeated on every row) or one per step.
         units: column -> unit, for axis titles.
         classes: class names (index = class id) when the target is a class.
+        image: the sequence is an image read row by row (``DatasetInfo.kinds``): step t
+            is drawn as the image's row t, top row first, as the picture looks.
 
     Returns:
         Few inputs: one line subplot per input. Many (or one-hot) inputs: one heatmap,
-        a row per input. A per-step target gets its own subplot at the bottom; a
-        per-sequence target is named in the title.
+        a row per input. An image: one heatmap, a row per step. A per-step target gets
+        its own subplot at the bottom; a per-sequence target is named in the title.
     """
     units = units or {}
     t = sample.index.get_level_values(-1) if isinstance(sample.index, pd.MultiIndex) else sample.index
     t = np.asarray(t)
     y = sample[target].to_numpy()
     per_step = len(np.unique(y)) > 1
-    heat = len(features) > MAX_LINE_FEATURES
+    image = image and not per_step  # a per-step target's row shares the time axis: time stays on x
+    heat = image or len(features) > MAX_LINE_FEATURES
     input_rows = 1 if heat else len(features)
     rows = input_rows + int(per_step)
     heights = [1.0] * rows if not heat else ([0.75, 0.25] if per_step else [1.0])
     fig = make_subplots(rows=rows, cols=1, shared_xaxes=True, vertical_spacing=0.08, row_heights=heights)
     if heat:
-        values = sample[features].to_numpy(dtype="float64").T  # (F, T)
+        values = sample[features].to_numpy(dtype="float64")  # (T, F)
         unit_set = {units.get(f, "") for f in features}
         unit = unit_set.pop() if len(unit_set) == 1 else ""
+        if image:  # the picture itself: row t of the image is step t
+            z, x, y_labels, hover = values, list(features), [f"t={s}" for s in t], "%{y}, %{x}: %{z:.3g}"
+        else:  # one row per input along time
+            z, x, y_labels, hover = values.T, t, list(features), "t=%{x}<br>%{y}: %{z:.3g}"
         fig.add_trace(
             go.Heatmap(
-                z=values, x=t, y=list(features), colorscale="Blues",
+                z=z, x=x, y=y_labels, colorscale="Greys" if image else "Blues",
                 colorbar=dict(title=dict(text=unit or "value"), len=heights[0] if per_step else 1.0,
                               y=1.0, yanchor="top"),
-                hovertemplate="t=%{x}<br>%{y}: %{z:.3g}<extra></extra>",
+                hovertemplate=hover + "<extra></extra>",
             ),
             row=1, col=1,
         )
-        fig.update_yaxes(title_text="input", autorange="reversed", row=1, col=1)
+        fig.update_yaxes(title_text="image row = step t" if image else "input", autorange="reversed", row=1, col=1)
+        if image:
+            fig.update_yaxes(scaleanchor="x", constrain="domain", row=1, col=1)  # square pixels
     else:
         for i, feature in enumerate(features, start=1):
             fig.add_trace(
@@ -92,7 +102,7 @@ def sample_preview(
         value = y[0]
         shown = classes[int(value)] if classes else f"{value:.4g} {units.get(target, '')}".strip()
         title = f"{title}: {target} = {shown}"
-    fig.update_xaxes(title_text="step t", row=rows, col=1)
+    fig.update_xaxes(title_text="image column" if image else "step t", row=rows, col=1)
     return base_layout(fig, title, 260 + 160 * rows if not heat else 420 + 120 * int(per_step))
 
 

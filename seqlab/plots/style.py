@@ -35,6 +35,7 @@ def base_layout(fig: go.Figure, title: str, height: int) -> go.Figure:
         height=height,
         margin=dict(l=60, r=20, t=50, b=40),
         hovermode="x unified",
+        font=dict(size=14),  # plotly's 12 is too small for a projector
         # Below the plot, left-aligned: long legends wrap instead of covering the title.
         legend=dict(orientation="h", yref="container", y=0.0, yanchor="bottom", x=0.0, xanchor="left"),
     )

@@ -12,12 +12,20 @@ from seqlab.tasks.translate import FREE_RUNNING
 
 
 def nice_log_ticks(low: float, high: float) -> list[float]:
-    """1-2-5 ticks covering ``[low, high]`` (written out in full, not as bare mantissa digits)."""
+    """At least three ticks inside ``[low, high]``, written out in full (plotly's minor labels are bare digits).
+
+    Powers of ten when the values span decades, 1-2-5 steps when fewer, finer steps
+    within one decade (a loss going from 0.5 to 0.26 would otherwise get no tick at all).
+    """
     first, last = math.floor(math.log10(low)), math.ceil(math.log10(high))
-    mantissas = (1, 2, 5) if last - first <= 3 else (1,)  # many decades: powers of ten only
-    ticks = [m * 10.0**e for e in range(first, last + 1) for m in mantissas]
-    inside = [t for t in ticks if low / 1.5 <= t <= high * 1.5]
-    return [float(f"{t:.6g}") for t in (inside or ticks)]
+    for mantissas in ((1,), (1, 2, 5), (1, 1.5, 2, 3, 4, 5, 6, 7, 8, 9)):
+        ticks = [m * 10.0**e for e in range(first, last + 1) for m in mantissas]
+        inside = [float(f"{t:.6g}") for t in ticks if low <= t <= high]
+        if len(inside) >= 3:
+            return inside
+    if len(inside) >= 2:
+        return inside
+    return [float(f"{v:.3g}") for v in (low, math.sqrt(low * high), high)]  # a sliver of a decade
 
 
 def label_log_ticks(fig: go.Figure, values: list[float]) -> None:

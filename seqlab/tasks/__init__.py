@@ -7,7 +7,9 @@ token at every step), translate (a sequence -> another, by an encoder-decoder).
 
 from seqlab.tasks.metrics import METRICS, Metric, get_metric
 from seqlab.tasks.numeric import InputSpec
-from seqlab.tasks.task import TASK_KINDS, Evaluation, Task, get_task, list_tasks, ordered_metrics, register_task
+from seqlab.tasks.task import (
+    TASK_KINDS, Evaluation, Task, get_task, list_tasks, mape_left_out, ordered_metrics, register_task, shown_metrics,
+)
 
 # Importing the modules registers their tasks.
 from seqlab.tasks import classify, forecast, label, language, masked_lm, regress, translate  # noqa: E402,F401  isort: skip
@@ -22,6 +24,8 @@ __all__ = [
     "get_metric",
     "get_task",
     "list_tasks",
+    "mape_left_out",
     "ordered_metrics",
     "register_task",
+    "shown_metrics",
 ]

@@ -28,6 +28,8 @@ class Metric:
         unit: ``TARGET_UNIT``, ``TARGET_UNIT_SQUARED`` or a fixed unit (``%``, ``nats``).
         higher_is_better: accuracy; every error is lower-is-better.
         factor: stored value × factor = shown value (accuracy 0.93 -> 93 %).
+        of_truth: a percentage of the true values (MAPE, sMAPE): meaningless where they
+            come near or cross zero (``seqlab.forecasting.metrics.near_zero``).
     """
 
     key: str
@@ -35,6 +37,7 @@ class Metric:
     unit: str = ""
     higher_is_better: bool = False
     factor: float = 1.0
+    of_truth: bool = False
 
     def unit_for(self, target_unit: str) -> str:
         """The unit shown, given the target's unit: ``GW``, ``GW²``, ``%`` or ``""``."""
@@ -71,8 +74,8 @@ MACRO_F1 = Metric("macro_f1", "macro F1", "%", higher_is_better=True, factor=100
 MAE = Metric("mae", "MAE", TARGET_UNIT)
 RMSE = Metric("rmse", "RMSE", TARGET_UNIT)
 MSE = Metric("mse", "MSE", TARGET_UNIT_SQUARED)
-MAPE = Metric("mape", "MAPE", "%")  # stored in percent already
-SMAPE = Metric("smape", "sMAPE", "%")  # stored in percent already
+MAPE = Metric("mape", "MAPE", "%", of_truth=True)  # stored in percent already
+SMAPE = Metric("smape", "sMAPE", "%", of_truth=True)  # stored in percent already
 MASE = Metric("mase", "MASE")  # a ratio of errors, unitless: below 1 beats the in-sample seasonal naive
 PERPLEXITY = Metric("perplexity", "perplexity")  # exp(cross-entropy): a count of equally likely tokens
 BITS_PER_CHARACTER = Metric("bits_per_character", "bits per character", "bits")

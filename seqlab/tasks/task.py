@@ -197,3 +197,17 @@ def ordered_metrics(keys, task: str | None = None) -> list[str]:
     declared = [m.key for m in TASK_KINDS.get(task).test_metrics] if task in TASK_KINDS else []
     rank = {key: i for i, key in enumerate(declared + [k for k in METRICS if k not in declared])}
     return sorted(keys, key=lambda k: (rank.get(k, len(rank)), k))
+
+
+def mape_left_out(metrics, task: str | None = None) -> bool:
+    """Whether ``task`` reports MAPE but this run's ``metrics`` left it out (the truth comes near or crosses 0)."""
+    declared = [m.key for m in TASK_KINDS.get(task).test_metrics] if task in TASK_KINDS else []
+    return "mape" in declared and "mape" not in metrics
+
+
+def shown_metrics(metrics, task: str | None = None) -> list[str]:
+    """``ordered_metrics``, less the percentages of the truth (sMAPE) where MAPE was left out: as meaningless."""
+    keys = ordered_metrics(metrics, task)
+    if mape_left_out(metrics, task):
+        keys = [k for k in keys if not (k in METRICS and METRICS[k].of_truth)]
+    return keys

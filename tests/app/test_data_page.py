@@ -1,8 +1,11 @@
 import json
 
+import numpy as np
 import pytest
 
 from seqlab.data import list_datasets
+from seqlab.data.digits import digits_samples
+from tests.app.conftest import figure_array
 
 # Numeric datasets; text ones (a learned embedding): tests/app/test_data_text.py and the test below;
 # own files (a path option): test_text_upload.py, test_csv_upload.py, test_text_csv_upload.py;
@@ -22,7 +25,7 @@ def test_every_dataset_renders_a_chart_and_statistics(open_page, name):
     assert not at.exception
     assert not at.error
     assert len(at.get("plotly_chart")) == 1
-    assert len(at.dataframe) == 1  # summary statistics
+    assert 1 <= len(at.dataframe) <= 2  # summary statistics, and the classes of a class task
     assert "unit" in at.dataframe[0].value.columns
 
 
@@ -48,3 +51,17 @@ def test_a_text_tagging_dataset_shows_its_tags_per_split_and_its_texts(open_page
     assert texts_table.iloc[0, 0] and "class" not in texts_table.columns  # tags are per character, not per text
     vocabulary = next(m for m in at.metric if m.label == "Vocabulary")
     assert int(vocabulary.value) > 10 and "char tokens" in vocabulary.proto.delta
+
+
+def test_digits_are_drawn_upright_and_counted_once_per_image(open_page):
+    at = open_page("pages/data.py")
+    at.selectbox(key="data.dataset").set_value("digits").run()
+    assert not at.exception and not at.error
+    at.slider(key="data.sample.digits").set_value(3).run()
+    heat = _spec(at)["data"][0]
+    image = digits_samples(seed=0).x[3]  # sklearn's load_digits().images[i]: row 0 is the top of the digit
+    assert not np.array_equal(image, image.T)
+    assert np.array_equal(figure_array(heat["z"]).reshape(8, 8), image)  # row = image row, not transposed
+    summary, classes = at.dataframe[0].value, at.dataframe[1].value
+    assert "digit" not in summary.index  # a class id has no mean
+    assert classes.to_numpy().sum() == 1797 and list(classes.columns) == ["train", "val", "test"]

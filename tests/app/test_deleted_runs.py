@@ -29,7 +29,8 @@ def test_result_panels_forget_a_deleted_run(open_page, runs_dir, trained_run):
     at = open_page("pages/train.py")
     at.session_state[MANAGER_KEY] = manager
     at.session_state[f"seqlab.lesson.{lesson.name}"] = [job.job_id for job in jobs]
-    at.run()
+    at.selectbox(key="train.dataset").set_value("sine").run()  # the form asks for what the jobs trained
+    at.selectbox(key="train.model.forecast").set_value("mlp").run()
     assert f"Saved as run `{doomed}`" in texts(at.success)  # the last finished job
 
     at.switch_page("pages/models.py").run()

@@ -6,10 +6,11 @@ def test_home_explains_seqlab_and_marks_trainable_families(open_page):
     at = open_page()
     assert not at.exception
     assert at.title[0].value.startswith("seqlab")
-    families = at.dataframe[0].value
-    available = dict(zip(families["Family"], families["Available"]))
+    table = next(m.value for m in at.markdown if m.value.startswith("| Family"))
+    available = {row.split("|")[1].strip(" *"): row.split("|")[3].strip() == "✅" for row in table.splitlines()[2:]}
     assert available["LSTM"] and available["GRU"]  # registered architectures
     assert available["BERT"] and available["GPT"] and available["Positional encoding"]
+    assert r"$z_t = \sigma(B z_{t-1} + V x_t)$" in table  # the equations render as LaTeX, not raw text
     assert ("Not built yet" in texts(at.markdown)) == (not all(available.values()))
     assert "How to start" in texts(at.header)
 

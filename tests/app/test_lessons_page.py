@@ -1,5 +1,7 @@
 """Lessons page: a preset's runs queue together, their curves draw, the result compares them."""
 
+import json
+
 import pytest
 
 from seqlab.training import ExperimentSpec
@@ -46,7 +48,10 @@ def test_running_a_lesson_trains_each_run_and_compares_them(open_page, tiny_less
     assert set(results["metric"]) == {"MAE"}  # the task's own metric, as on Models (sine has no unit)
     assert (results["train s"] > 0).all()
     curves = at.get("plotly_chart")[0].proto.spec
-    assert "Windowed MLP" in curves and "GRU (job" in curves and "baseline" in curves
+    assert "Windowed MLP" in curves and "GRU (job" in curves
+    assert "baseline" not in curves  # baselines are scored on the test split, not on validation
+    compare = json.loads(at.get("plotly_chart")[1].proto.spec)["layout"]["yaxis"]
+    assert compare["type"] == "log" and "log scale" in compare["title"]["text"]  # a huge bar hides no winner
     assert "Result" in texts(at.subheader)
 
 
@@ -65,3 +70,26 @@ def test_runs_of_one_model_are_told_apart_by_the_options_they_differ_in():
     ]
     alone = [SimpleNamespace(spec=ExperimentSpec("energy", "lstm"), job_id=7)]
     assert job_label(alone[0], alone) == "LSTM (job 7)"
+
+
+def test_the_plan_shows_what_runs_and_the_text_names_the_charted_metric():
+    from seqlab.app.lesson import plan_table
+
+    preset = PRESETS["esn-mackey-glass"]
+    plan = plan_table(preset)
+    # The echo state network fits in one closed-form step, whatever its spec's epochs say.
+    assert list(plan["training"]) == ["one closed-form fit", "10 epochs"]
+    assert "MAE" in preset.description and "RMSE" not in preset.description  # the chart and table show MAE
+    assert plan_table(PRESETS["vit-digits"])["training"].iloc[0] == "60 epochs, early stop after 10"
+
+
+def test_comparison_axis_is_log_for_errors_and_linear_for_accuracy():
+    import pandas as pd
+
+    from seqlab.app.results import comparison_figure
+
+    errors = pd.DataFrame({"model": ["ESN", "LSTM"], "run": ["a", "b"], "metric": ["MAE", "MAE"],
+                           "test": [0.002, 0.3], "best baseline": [0.4, 0.4]})
+    assert comparison_figure(errors, "t").layout.yaxis.type == "log"
+    accuracy = errors.assign(metric="accuracy (%)", test=[90.0, 95.0], **{"best baseline": [10.0, 10.0]})
+    assert comparison_figure(accuracy, "t").layout.yaxis.type != "log"

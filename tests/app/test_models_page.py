@@ -108,3 +108,37 @@ def test_an_untrusted_savedmodel_asks_before_loading(open_page, runs_dir, with_r
     assert not at.exception and not at.error
     gap = next(m for m in at.metric if m.label.startswith("Largest gap"))
     assert float(gap.value.split()[0]) < 1e-4
+
+
+def test_skill_has_one_sign_in_the_table_and_the_run_overview(open_page, runs_dir, with_run):
+    from seqlab.manifest import write_manifest
+
+    folder = runs_dir / with_run
+    metrics = json.loads((folder / "metrics.json").read_text())
+    best = min(b["mae"] for b in metrics["baselines"].values())
+    metrics["model"]["mae"] = best / 2  # beats its best baseline: skill +50 %
+    (folder / "metrics.json").write_text(json.dumps(metrics))
+    write_manifest(folder)
+    at = open_page("pages/models.py")
+    assert not at.exception and not at.error
+    assert at.dataframe[0].value.loc[0, "skill"] == pytest.approx(50.0)
+    card = next(m for m in at.metric if m.label == "Test MAE")
+    assert card.proto.delta.startswith("+50.0 %")  # positive = better, as in the table
+    # The sine crosses zero: no percentage of it is headlined, MAE and RMSE are.
+    assert [m.label for m in at.metric][:3] == ["Test MAE", "Test RMSE", "Test MAPE"]
+    assert next(m for m in at.metric if m.label == "Test MAPE").value == "n/a"
+
+
+def test_train_again_with_changes_opens_train_with_the_runs_settings(open_page, with_run, trained_run):
+    at = open_page("pages/models.py")
+    at.button(key=f"models.again.{with_run}").click().run()
+    assert not at.exception
+    spec = trained_run.spec
+    assert at.selectbox(key="train.dataset").value == spec["dataset"]
+    arch = spec["model"]
+    for name, value in spec["model_options"].items():
+        widget = next((w for w in [*at.number_input, *at.selectbox, *at.toggle] if w.key == f"train.arch.{arch}.{name}"),
+                      None)
+        if widget is not None:
+            assert widget.value == value, name
+    assert at.number_input(key="train.fit.epochs").value == spec["epochs"]

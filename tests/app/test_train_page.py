@@ -48,6 +48,9 @@ def test_cancel_stops_a_running_job(open_page):
     at.button(key="train.submit").click().run()
     job = jobs(at)[0]
     run_until(at, lambda _: any(e["type"] == "batch" for e in job.events_since(0)))
+    at.run()
+    # Live, beside the loss: the gradient norm of every batch.
+    assert any("Gradient norm while training" in chart.proto.spec for chart in at.get("plotly_chart"))
     at.button(key=f"live.cancel.{job.job_id}").click().run()
     run_until(at, all_done)
     assert job.status == "cancelled"
@@ -215,3 +218,53 @@ def test_a_limit_below_a_default_lowers_the_input(open_page, monkeypatch):
     lookback = at.number_input(key="train.data.energy.lookback")
     assert (lookback.value, lookback.max) == (64, 64)
     assert not at.button(key="train.submit").disabled
+
+
+def test_weights_and_time_are_told_before_training_and_a_changed_form_hides_the_old_result(open_page):
+    at = _choose(open_page("pages/train.py"))
+    captions = texts(at.caption)
+    assert "weights**" in captions and "no time estimate yet" in captions
+    at.button(key="train.submit").click().run()
+    run_until(at, all_done)
+    job = jobs(at)[0]
+    at.run()
+    assert "Saved as run" in texts(at.success)
+    # The same setting again: the time is estimated at the finished run's rate.
+    assert f"at the rate of run `{job.run.run_id}`" in texts(at.caption)
+    # Another setting: the finished result is only named, the estimate is gone.
+    at.number_input(key="train.arch.gru.units").set_value(9).run()
+    assert not at.exception
+    assert "Saved as run" not in texts(at.success)
+    assert "was trained with other settings" in texts(at.info)
+    assert "no time estimate yet" in texts(at.caption)
+    at.number_input(key="train.arch.gru.units").set_value(8).run()
+    assert "Saved as run" in texts(at.success)
+
+
+def test_merge_mode_is_shown_only_for_a_bidirectional_model(open_page):
+    at = _choose(open_page("pages/train.py"))
+    keys = [w.key for w in at.selectbox]
+    assert "train.arch.gru.merge_mode" not in keys
+    at.toggle(key="train.arch.gru.bidirectional").set_value(True).run()
+    assert "train.arch.gru.merge_mode" in [w.key for w in at.selectbox]
+
+
+def test_a_link_opens_the_same_settings(runs_dir):
+    """The settings are bound to the URL's query parameters (the browser writes them): a shared link opens them."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.conftest import APP
+
+    shared = AppTest.from_file(str(APP), default_timeout=120)
+    shared.run()
+    shared.switch_page("pages/train.py")
+    sine = next(d for d in list_datasets() if d.name == "sine")
+    # A select box's parameter is the option as shown (the browser writes what it shows).
+    shared.query_params.update({"train.dataset": f"sine: {sine.title}", "train.model.forecast": "GRU",
+                                "train.arch.gru.units": "12", "train.fit.epochs": "3", "train.tab": "Model"})
+    shared.run()
+    assert not shared.exception
+    assert shared.selectbox(key="train.dataset").value == "sine"
+    assert shared.selectbox(key="train.model.forecast").value == "gru"
+    assert shared.number_input(key="train.arch.gru.units").value == 12
+    assert shared.number_input(key="train.fit.epochs").value == 3

@@ -131,13 +131,19 @@ def test_train_energy_one_epoch_and_look_at_every_page(server):
             page.get_by_role("combobox", name="Architecture").click()
             page.get_by_role("option", name="LSTM", exact=True).click()
             page.wait_for_timeout(1000)
-            for label, value in (("Units", "16"), ("Epochs", "1")):
+            for tab, label, value in (("Model", "Units", "16"), ("Training", "Epochs", "1")):
+                page.get_by_role("tab", name=tab, exact=True).click()
                 field = page.get_by_role("spinbutton", name=label, exact=True)
                 field.fill(value)
                 field.press("Enter")
                 page.wait_for_timeout(800)
+            assert "train.arch.lstm.units=16" in page.url  # the settings are in the link
+            page.get_by_text("weights", exact=False).first.wait_for(timeout=PAGE_TIMEOUT)
+            clicked = time.monotonic()
             page.get_by_role("button", name="Train", exact=True).click()
             page.get_by_text("Loss while training").wait_for(timeout=PAGE_TIMEOUT)
+            page.get_by_text("waiting for the first batch").wait_for(state="detached", timeout=TRAIN_TIMEOUT)
+            print(f"click Train -> first point of the live curve: {time.monotonic() - clicked:.1f} s")
             _shot(page, "train_running")
             page.get_by_text("Saved as run").wait_for(timeout=TRAIN_TIMEOUT)
             page.get_by_text("Test metrics against the baselines").wait_for(timeout=PAGE_TIMEOUT)
@@ -152,5 +158,16 @@ def test_train_energy_one_epoch_and_look_at_every_page(server):
             page.get_by_text("SavedModel forecast of Demand").wait_for(timeout=PAGE_TIMEOUT)
             _no_exception(page)
             _shot(page, "models_serving")
+
+            page.goto(f"{server}/compare?projector=true")
+            page.get_by_text("Train at least two runs to compare").wait_for(timeout=PAGE_TIMEOUT)
+            _no_exception(page)
+            page.goto(f"{server}/inspect?projector=true")
+            page.locator(".js-plotly-plot").first.wait_for(timeout=PAGE_TIMEOUT)
+            assert page.get_by_role("switch", name="Projector mode").is_checked()
+            page.locator("[data-testid=stPopover] button").first.click()  # a figure's Download menu
+            page.get_by_role("button", name="Data (CSV)").first.wait_for(timeout=PAGE_TIMEOUT)
+            _no_exception(page)
+            _shot(page, "inspect_projector")
         finally:
             browser.close()

@@ -6,6 +6,7 @@ import pytest
 
 from seqlab.data import load_dataset
 from seqlab.forecasting import baseline_forecasts, forecast_metrics, main_season, mase_scale, per_step_metrics
+from seqlab.forecasting.metrics import near_zero
 from seqlab.run_meta import check_metrics
 from seqlab.runs import json_safe
 from seqlab.tasks.forecast import evaluate_forecast
@@ -39,6 +40,17 @@ def test_mape_left_out_where_the_target_reaches_zero_and_mase_without_a_scale():
         m = forecast_metrics(np.array(truth), np.ones((1, 2)))
         assert "mape" not in m and "mape" not in per_step_metrics(np.array(truth), np.ones((1, 2)))
         assert "mase" not in m and math.isfinite(m["smape"])
+
+
+def test_mape_only_where_the_truth_stays_away_from_zero():
+    # Mackey-Glass is squashed around zero: a percentage of its truth means nothing.
+    crossing = load_dataset("mackey_glass").splits["test"].y
+    assert near_zero(crossing) and "mape" not in forecast_metrics(crossing, crossing + 0.01)
+    # Positive, but one value a twentieth of the mean: dividing by it would swamp the rest.
+    assert near_zero(np.array([[10.0, 10.0, 0.5]])) and not near_zero(np.array([[10.0, 8.0, 5.0]]))
+    positive = load_dataset("energy").splits["test"].y  # demand in GW, well above zero
+    assert not near_zero(positive)
+    assert forecast_metrics(positive, positive * 1.1)["mape"] == pytest.approx(10.0)
 
 
 def test_mase_scale_is_the_in_sample_seasonal_naive_error():

@@ -57,3 +57,14 @@ def test_class_probabilities_and_runs_comparison():
     fig = runs_comparison(["a", "b"], [0.3, 0.2], [0.33, 0.33], metric="MAE", unit="GW")
     assert [t.name for t in fig.data] == ["model", "best baseline"]
     assert fig.layout.yaxis.title.text == "test MAE (GW)"
+
+
+def test_sample_preview_draws_an_image_upright():
+    features = [f"col{j}" for j in range(8)]
+    image = np.arange(64.0).reshape(8, 8)  # row t of the image is step t
+    sample = pd.DataFrame(image, columns=features, index=pd.RangeIndex(8, name="t")).assign(digit=6)
+    fig = sample_preview(sample, features, "digit", classes=tuple("0123456789"), image=True)
+    assert np.array_equal(np.asarray(fig.data[0].z), image)  # not its transpose
+    assert list(fig.data[0].x) == features and fig.layout.yaxis.autorange == "reversed"  # top row first
+    assert "digit = 6" in fig.layout.title.text
+    assert np.array_equal(np.asarray(sample_preview(sample, features, "digit").data[0].z), image.T)  # time on x

@@ -53,7 +53,7 @@ def test_log_axis_ticks_are_written_out():
     batches, epochs = _events()
     fig = loss_curves(batches, epochs, steps_per_epoch=4)
     assert fig.layout.yaxis.type == "log"
-    assert "0.1" in fig.layout.yaxis.ticktext and "1" in fig.layout.yaxis.ticktext
+    assert "0.2" in fig.layout.yaxis.ticktext and "1" in fig.layout.yaxis.ticktext  # written out, not bare digits
 
 
 @pytest.mark.parametrize(
@@ -78,3 +78,12 @@ def test_other_tasks_read_their_loss_itself():
 def test_cards_show_the_scaled_loss_with_its_short_unit():
     assert get_task("language").loss_scale("", {"tokenizer": "char"}).shown(math.log(2) * 3) == "3 bpc"
     assert get_task("forecast").loss_scale("GW").shown(0.5) == "0.5"
+
+
+def test_a_log_axis_gets_at_least_three_labelled_ticks_however_narrow():
+    from seqlab.plots.training import nice_log_ticks
+
+    assert nice_log_ticks(0.26, 0.5) == [0.3, 0.4, 0.5]  # within one decade: finer steps
+    assert nice_log_ticks(0.05, 3) == [0.05, 0.1, 0.2, 0.5, 1.0, 2.0]  # 1-2-5
+    assert nice_log_ticks(0.001, 10) == [0.001, 0.01, 0.1, 1.0, 10.0]  # decades: powers of ten
+    assert nice_log_ticks(0.31, 0.32) == [0.31, 0.315, 0.32]

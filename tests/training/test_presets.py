@@ -32,10 +32,10 @@ def test_the_elman_rnn_fails_the_adding_problem_where_lstm_and_gru_succeed(runs_
     assert mse["lstm"] < 0.05 and mse["gru"] < 0.05
 
 
-def test_the_gpt_preset_is_nanogpts_cpu_configuration():
+def test_the_gpt_preset_is_nanogpts_cpu_network_at_twice_its_rate():
     [spec] = get_preset("gpt-shakespeare").specs
     spec = spec.resolved()
     assert spec.model_options["layers"] == spec.model_options["heads"] == 4 and spec.model_options["width"] == 128
     assert spec.data_options["lookback"] == 64 and spec.data_options["embedding_dim"] == 128
-    assert (spec.batch_size, spec.steps, spec.learning_rate, spec.optimizer) == (12, 2000, 1e-3, "adamw")
+    assert (spec.batch_size, spec.steps, spec.learning_rate, spec.optimizer) == (12, 1500, 2e-3, "adamw")
     assert spec.schedule == "cosine" and spec.warmup_steps == 100 and spec.model_options["dropout"] == 0.0

@@ -1,0 +1,238 @@
+"""Compare runs side by side: overlaid training curves, a table of final metrics, a leaderboard per dataset.
+
+Like TensorBoard's and Weights & Biases' run comparison: pick runs, see their
+curves on one chart, their test metric, size, training time and device in one
+table, and per dataset the best run of each architecture. Runs compare fairly
+only on one dataset and one budget (the same epochs, or the same steps).
+The functions that build tables and figures take runs and return data; the
+``*_section`` functions put them on the page.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from seqlab.app import figures
+from seqlab.app.format import higher_is_better, metric_label, metric_value, primary_metric
+from seqlab.app.results import SKILL_HELP, loss_scale_of, model_title, runs_table, target_unit
+from seqlab.models import get_architecture
+from seqlab.plots import validation_curves
+from seqlab.runs import Run
+
+NOT_CURVES = ("type", "epoch", "elapsed")  # epoch log entries that are not a metric over training
+ANY_BUDGET = "any (each architecture's best run)"
+X_AXES = {"epoch": "epoch", "elapsed": "training time (s)"}
+TABLE_COLUMNS = ["run", "model", "family", "dataset", "status", "metric", "test", "best baseline", "skill",
+                 "best val loss", "params", "budget", "train s", "device", "created"]
+
+
+def run_choice_label(run: Run) -> str:
+    """``run id · model title · dataset``: a run in the chooser."""
+    return f"{run.run_id} · {model_title(run.meta.model)} · {run.meta.dataset}"
+
+
+def latest_dataset(runs: list[Run]) -> str | None:
+    """The dataset of the most recently created run."""
+    return max(runs, key=lambda r: r.meta.created).meta.dataset if runs else None
+
+
+def filter_runs(runs: list[Run], datasets=(), tasks=()) -> list[Run]:
+    """The runs on one of ``datasets`` and of one of ``tasks``; an empty filter keeps every run."""
+    return [r for r in runs
+            if (not datasets or r.meta.dataset in datasets) and (not tasks or r.meta.task in tasks)]
+
+
+def family_of(name: str) -> str:
+    try:
+        return get_architecture(name).family
+    except ValueError:
+        return ""
+
+
+def budget_of(run: Run) -> str:
+    """What training was allowed: a step budget (nanoGPT's count) or the epochs it ran."""
+    steps = run.spec.get("steps") or 0
+    if steps:
+        return f"{steps:,} steps"
+    epochs = run.meta.epochs_run
+    return f"{epochs} epoch{'s' if epochs != 1 else ''}"
+
+
+# ---------------------------------------------------------------- curves
+
+
+def shared_curves(runs: list[Run]) -> list[str]:
+    """The per-epoch metrics every run logged: ``loss`` and ``val_loss`` first, then by name."""
+    shared = None
+    for run in runs:
+        keys = {k for entry in run.history.get("epoch", []) for k in entry if k not in NOT_CURVES}
+        shared = keys if shared is None else shared & keys
+    order = {"loss": 0, "val_loss": 1}
+    return sorted(shared or (), key=lambda k: (order.get(k, 2), k))
+
+
+def x_axes(runs: list[Run]) -> list[str]:
+    """``epoch``, and ``elapsed`` (seconds since training began) when every run logged it."""
+    timed = runs and all(all("elapsed" in e for e in r.history.get("epoch", [])) for r in runs)
+    return ["epoch", "elapsed"] if timed else ["epoch"]
+
+
+def _is_loss(key: str) -> bool:
+    return key.removeprefix("val_") == "loss"
+
+
+def curve(run: Run, key: str, x: str = "epoch") -> tuple[list[float], list[float]]:
+    """One run's ``key`` per epoch against ``x``, as drawn: a loss in its task's scale (bpc, perplexity),
+    accuracy in %; epochs without a value (a diverged loss is stored as null) are left out."""
+    scale = loss_scale_of(run).of if _is_loss(key) else functools.partial(metric_value, key.removeprefix("val_"))
+    points = [(e[x], scale(e[key])) for e in run.history.get("epoch", [])
+              if e.get(key) is not None and e.get(x) is not None]
+    return [p[0] for p in points], [p[1] for p in points]
+
+
+def curve_name(key: str) -> str:
+    """``val_loss`` -> ``validation loss``, ``mae`` -> ``training MAE``."""
+    name = metric_label(key.removeprefix("val_")).split(" (")[0]
+    return f"{'validation' if key.startswith('val_') else 'training'} {name}"
+
+
+def curve_title(runs: list[Run], key: str) -> str:
+    """The y axis title with its unit (``MSE (GW²)``, ``validation MAE (GW)``); the key itself where runs differ."""
+    if _is_loss(key):
+        titles = {loss_scale_of(r).title for r in runs}
+    else:
+        titles = {metric_label(key.removeprefix("val_"), target_unit(r)[1]) for r in runs}
+    title = titles.pop() if len(titles) == 1 else key.removeprefix("val_").replace("_", " ")
+    return f"validation {title}" if key.startswith("val_") else title
+
+
+def curves_figure(runs: list[Run], key: str, x: str = "epoch", log_y: bool = True) -> go.Figure:
+    """One line per run of ``key`` over epochs or training seconds, coloured by run, named by model and run."""
+    curves = {f"{model_title(r.meta.model)} · {r.run_id}": curve(r, key, x) for r in runs}
+    title = curve_title(runs, key)
+    positive = all(v > 0 for _, ys in curves.values() for v in ys)
+    over = "per epoch" if x == "epoch" else "over training time"
+    fig = validation_curves(curves, y_title=title, title=f"{curve_name(key).capitalize()} of each run {over}",
+                            log_y=log_y and positive)
+    if x != "epoch":
+        fig.update_xaxes(title_text=X_AXES[x], dtick=None, range=None)
+    return fig
+
+
+# ---------------------------------------------------------------- the table
+
+
+def best_val_loss(run: Run) -> float:
+    losses = [e["val_loss"] for e in run.history.get("epoch", []) if e.get("val_loss") is not None]
+    return min(losses) if losses else float("nan")
+
+
+def compare_table(runs: list[Run]) -> pd.DataFrame:
+    """``runs_table`` with the family, the budget, the best validation loss and which way the metric is better,
+    best run first (``best_first``)."""
+    table = runs_table(runs)
+    if table.empty:
+        return table
+    if "test" not in table:  # runs_table leaves out columns no run has
+        table["test"] = float("nan")
+    by_id = {r.run_id: r for r in runs}
+    table["family"] = [family_of(by_id[i].meta.model) for i in table["run"]]
+    table["budget"] = [budget_of(by_id[i]) for i in table["run"]]
+    table["best val loss"] = [best_val_loss(by_id[i]) for i in table["run"]]
+    keys = [primary_metric(by_id[i].metrics, by_id[i].meta.task) for i in table["run"]]
+    table["better"] = ["higher" if k and higher_is_better(k) else "lower" for k in keys]
+    return best_first(table)
+
+
+def best_first(table: pd.DataFrame) -> pd.DataFrame:
+    """Rows by dataset and metric, and within each the best test value first (lowest error, highest
+    accuracy, by the ``better`` column); runs without a test value last."""
+    score = table["test"].where(table["better"] == "lower", -table["test"])
+    order = (table.assign(_score=score)
+             .sort_values(["dataset", "metric", "_score"], na_position="last", kind="stable"))
+    return order.drop(columns="_score").reset_index(drop=True)
+
+
+def leaderboard(table: pd.DataFrame, budget: str | None = None) -> pd.DataFrame:
+    """Per dataset and metric, the best run of each architecture (rows of a ``best_first`` table), ranked;
+    ``budget`` keeps only runs of that budget. ``same budget as``: the other architectures trained alike."""
+    rows = table if budget is None else table[table["budget"] == budget]
+    best = rows.drop_duplicates(["dataset", "metric", "model"], keep="first").copy()
+    best.insert(0, "rank", best.groupby(["dataset", "metric"]).cumcount() + 1)
+    best["same budget as"] = [
+        ", ".join(best.loc[(best["dataset"] == r.dataset) & (best["budget"] == r.budget)
+                           & (best["model"] != r.model), "model"])
+        for r in best.itertuples()
+    ]
+    return best.reset_index(drop=True)
+
+
+def shared_budgets(table: pd.DataFrame) -> list[str]:
+    """Budgets that at least two architectures were trained with: where a same-budget comparison exists."""
+    counts = table.groupby("budget")["model"].nunique()
+    return sorted(counts[counts >= 2].index)
+
+
+# ---------------------------------------------------------------- on the page
+
+COLUMN_CONFIG = {
+    "run": st.column_config.TextColumn("run", width="medium", help="The run's folder name (its id)."),
+    "metric": st.column_config.TextColumn(help="The task's main test metric, with its unit."),
+    "test": st.column_config.NumberColumn("value", format="%.4g", help="The run's test value of that metric."),
+    "best baseline": st.column_config.NumberColumn(format="%.4g", help="The best baseline's value of that metric."),
+    "skill": st.column_config.NumberColumn("skill %", format="%+.1f", help=SKILL_HELP),
+    "best val loss": st.column_config.NumberColumn(format="%.4g", help="The lowest validation loss Keras logged."),
+    "params": st.column_config.NumberColumn(format="%d"),
+    "budget": st.column_config.TextColumn(help="The epochs the run trained, or its budget of steps (batches)."),
+    "train s": st.column_config.NumberColumn("training time (s)", format="%.1f"),
+    "created": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
+}
+
+
+def curves_section(runs: list[Run], key: str) -> None:
+    """A metric and an x axis to pick, the overlaid curves, the figure as HTML."""
+    keys = shared_curves(runs)
+    if not keys:
+        st.info("These runs logged no metric in common over training (or no history at all).")
+        return
+    pick, axis, log = st.columns([2, 2, 1], vertical_alignment="bottom")
+    metric = pick.selectbox("Metric", keys, key=f"{key}.metric", format_func=curve_name,
+                            help="The per-epoch metrics every chosen run logged.")
+    x = axis.radio("x axis", x_axes(runs), key=f"{key}.x", format_func=X_AXES.get, horizontal=True)
+    log_y = log.toggle("Log y", value=True, key=f"{key}.log")
+    fig = curves_figure(runs, metric, x, log_y)
+    figures.show(fig, key=f"{key}.chart")
+
+
+def table_section(table: pd.DataFrame, key: str) -> None:
+    """The chosen runs, best first, and the table as CSV."""
+    st.dataframe(table, hide_index=True, width="stretch", column_order=TABLE_COLUMNS,
+                 column_config=COLUMN_CONFIG)
+    st.download_button(
+        "Download table (CSV)", data=table.to_csv(index=False), file_name="compare_runs.csv", mime="text/csv",
+        icon=":material/download:", on_click="ignore", key=f"{key}.csv",
+    )
+
+
+def leaderboard_section(table: pd.DataFrame, key: str) -> None:
+    """Per dataset, the best run of each architecture; a budget to compare families trained alike."""
+    for dataset, rows in table.groupby("dataset", sort=True):
+        st.markdown(f"**{dataset}**")
+        budgets = shared_budgets(rows)
+        budget = ANY_BUDGET
+        if budgets:
+            budget = st.columns(2)[0].selectbox(
+                "Budget", [ANY_BUDGET, *budgets], key=f"{key}.{dataset}.budget",
+                format_func=lambda b: b if b == ANY_BUDGET else f"same budget: {b}",
+                help="Only runs trained with this many epochs or steps: a fair comparison across families.",
+            )
+        st.dataframe(
+            leaderboard(rows, None if budget == ANY_BUDGET else budget), hide_index=True, width="stretch",
+            column_order=["rank", "model", "family", "metric", "test", "skill", "budget", "same budget as",
+                          "params", "train s", "run"],
+            column_config=COLUMN_CONFIG,
+        )
