@@ -70,8 +70,9 @@ for first in range(0, len(STEPS), PER_ROW):
 st.header("Model families of the lecture")
 available = int(table["Available"].sum())
 st.caption(
-    f"The families the lecture notes teach. {available} of {len(table)} can be trained in the "
-    "dashboard now (those with a registered architecture); the others are on the way."
+    f"The families the lecture notes teach. {available} of {len(table)} can be trained in the dashboard now "
+    "(those with a registered architecture, option or mechanism)"
+    + ("." if available == len(table) else "; the others are on the way.")
 )
 st.markdown(families_markdown(table))
 

@@ -113,9 +113,12 @@ def families_table() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+AVAILABLE = ":material/check_circle:"  # an icon of the app's font: emoji need a font the machine may lack
+
+
 def families_markdown(table: pd.DataFrame) -> str:
     """``families_table`` as a Markdown table, so the notes' equations render (a dataframe shows them raw)."""
     lines = ["| Family | What the notes teach | Available now | Train it as |", "| --- | --- | :---: | --- |"]
     for row in table.itertuples(index=False):
-        lines.append(f"| **{row[0]}** | {row[1]} | {'✅' if row[2] else '—'} | {row[3]} |")
+        lines.append(f"| **{row[0]}** | {row[1]} | {AVAILABLE if row[2] else '—'} | {row[3]} |")
     return "\n".join(lines)

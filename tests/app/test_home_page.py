@@ -1,3 +1,4 @@
+from seqlab.app.catalogue import AVAILABLE
 from tests.app.broken_runs import add_broken_runs
 from tests.app.conftest import texts
 
@@ -7,7 +8,7 @@ def test_home_explains_seqlab_and_marks_trainable_families(open_page):
     assert not at.exception
     assert at.title[0].value.startswith("seqlab")
     table = next(m.value for m in at.markdown if m.value.startswith("| Family"))
-    available = {row.split("|")[1].strip(" *"): row.split("|")[3].strip() == "✅" for row in table.splitlines()[2:]}
+    available = {row.split("|")[1].strip(" *"): row.split("|")[3].strip() == AVAILABLE for row in table.splitlines()[2:]}
     assert available["LSTM"] and available["GRU"]  # registered architectures
     assert available["BERT"] and available["GPT"] and available["Positional encoding"]
     assert r"$z_t = \sigma(B z_{t-1} + V x_t)$" in table  # the equations render as LaTeX, not raw text
