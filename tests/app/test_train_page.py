@@ -122,6 +122,8 @@ def _every_option_once() -> list:
 def test_every_number_input_has_the_library_bounds(open_page, monkeypatch):
     monkeypatch.setenv("SEQLAB_MAX_EPOCHS", "30")
     monkeypatch.setenv("SEQLAB_MAX_SEQUENCE_LENGTH", "100")
+    # Bounds only: not a Keras model built per dataset and architecture for its weight count.
+    monkeypatch.setattr("seqlab.app.cache.parameters", lambda *args: 1)
     at = open_page("pages/train.py")
     at.toggle(key="train.fit.tbptt").set_value(True).run()
     seen = {}
