@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from seqlab.app import cache, state
+from seqlab.app import state
 from seqlab.app.entry import require_entry
 from seqlab.app.catalogue import families_markdown, families_table
 from seqlab.data import list_datasets
@@ -28,11 +28,10 @@ runs, broken = state.store().scan()
 if broken:
     st.warning(f"{len(broken)} folder(s) in the run store are not readable runs; the Models page says why and "
                "can delete them.", icon=":material/folder_off:")
-c1, c2, c3, c4 = st.columns(4)
+c1, c2, c3 = st.columns(3)  # the training device is in the sidebar: its name did not fit a tile
 c1.metric("Datasets", len(list_datasets()), border=True)
 c2.metric("Architectures", len(list_architectures()), border=True)
 c3.metric("Saved runs", len(runs), border=True)
-c4.metric("Training device", cache.device(), border=True)
 
 st.header("How to start")
 # (title, what it is for, page, link label, icon)

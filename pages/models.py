@@ -51,18 +51,7 @@ st.dataframe(
     width="stretch",
     column_order=["run", "dataset", "model", "status", "epochs", "metric", "test", "best baseline", "skill",
                   "MAE", "RMSE", "MAPE %", "params", "device", "created"],
-    column_config={
-        "run": st.column_config.TextColumn("run", width="medium"),
-        "metric": st.column_config.TextColumn(help="The task's main test metric, with its unit."),
-        "test": st.column_config.NumberColumn("value", format="%.4g", help="The model's test value of that metric."),
-        "best baseline": st.column_config.NumberColumn(format="%.4g", help="The best baseline's value of that metric."),
-        "skill": st.column_config.NumberColumn("skill", format="%+.1f", help=results.SKILL_HELP),
-        "MAE": st.column_config.NumberColumn(format="%.4g", help="Forecast and regression runs: test MAE."),
-        "RMSE": st.column_config.NumberColumn(format="%.4g"),
-        "MAPE %": st.column_config.NumberColumn(format="%.3g"),
-        "params": st.column_config.NumberColumn(format="%d"),
-        "created": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
-    },
+    column_config=results.RUN_COLUMNS,
 )
 if len(runs) > 1:
     st.page_link("pages/compare.py", label="Compare these runs: curves, table, leaderboard", icon=":material/compare_arrows:")

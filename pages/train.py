@@ -111,7 +111,7 @@ if clicked:
         st.rerun()  # redraw the sidebar and this page with the new job
 
 
-def _same_setting(trained: ExperimentSpec) -> bool:
+def _form_unchanged(trained: ExperimentSpec) -> bool:
     """Whether the form still asks for what ``trained`` trained (defaults filled in on both sides)."""
     try:
         return trained == spec or trained.resolved() == spec.resolved()
@@ -122,7 +122,7 @@ def _same_setting(trained: ExperimentSpec) -> bool:
 with view:
     running = live.show_active_job()
     finished = state.last_finished()
-    if finished is not None and not running and not _same_setting(finished.spec):
+    if finished is not None and not running and not _form_unchanged(finished.spec):
         # The form has moved on: that result belongs to other settings, so it is only named here.
         st.info(
             f"Your last result, {live.job_title(finished)}, was trained with other settings: press "

@@ -333,7 +333,7 @@ def _gunzipped(data: bytes) -> Iterator[bytes]:
 
 def _unzipped(data: bytes, label: str, limit: int, too_big: Callable[[], ValueError]) -> Iterator[bytes]:
     """The one file in a zip, chunk by chunk, after checks that read only the directory."""
-    entries, directory_size = _zip_directory(data)
+    entries, directory_size = zip_directory(data)
     if entries > _MAX_ZIP_ENTRIES or directory_size > _MAX_ZIP_DIRECTORY:
         raise ValueError(
             f"{label} is a zip archive of {entries:,} entries; it must hold one file: zip that file alone."
@@ -353,7 +353,7 @@ def _unzipped(data: bytes, label: str, limit: int, too_big: Callable[[], ValueEr
         yield from _chunks(member.read)
 
 
-def _zip_directory(data: bytes) -> tuple[int, int]:
+def zip_directory(data: bytes) -> tuple[int, int]:
     """Entry count and central-directory size from a zip's end records (what zipfile will trust)."""
     end = data.rfind(b"PK\x05\x06", max(0, len(data) - 22 - 0xFFFF))  # the record, then a comment
     if end < 0 or len(data) < end + 22:

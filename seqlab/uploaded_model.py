@@ -18,6 +18,7 @@ import io
 import json
 import shutil
 import stat
+import struct
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -27,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from seqlab.export import UntrustedModelError, _load_trusted
-from seqlab.inputs import InputLimits, read_bytes
+from seqlab.inputs import InputLimits, read_bytes, zip_directory
 from seqlab.limits import input_limits
 from seqlab.run_meta import RunMeta
 
@@ -102,13 +103,19 @@ def _open(name: str, data: bytes, folder: Path, trust: bool, limits: InputLimits
 
 def _unzip(name: str, data: bytes, folder: Path, limit: int) -> None:
     """Unpack the archive's plain files into ``folder`` after checking its directory (module docstring)."""
+    unreadable = (zipfile.BadZipFile, OSError, ValueError, EOFError, struct.error)
+    try:
+        # Counted from the end records first: zipfile builds an object per entry before it can be counted.
+        count, _ = zip_directory(data)
+    except unreadable as err:
+        raise ValueError(f"{name!r} is not a readable zip file ({err}): zip the model folder again.") from None
+    if count > MAX_ENTRIES:
+        raise ValueError(f"The zip {name!r} has {count:,} entries; a model has at most {MAX_ENTRIES:,}.")
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         entries = archive.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as err:
+    except unreadable as err:
         raise ValueError(f"{name!r} is not a readable zip file ({err}): zip the model folder again.") from None
-    if len(entries) > MAX_ENTRIES:
-        raise ValueError(f"The zip {name!r} has {len(entries):,} entries; a model has at most {MAX_ENTRIES:,}.")
     if sum(e.file_size for e in entries) > limit:
         raise ValueError(f"The zip {name!r} unpacks to more than {limit / (1 << 20):,.0f} MB, the limit: "
                          "upload a smaller model.")

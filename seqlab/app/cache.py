@@ -9,7 +9,6 @@ import numpy as np
 import streamlit as st
 
 from seqlab.data import SequenceData, load_dataset
-from seqlab.models import build_model
 from seqlab.export import load_serving
 from seqlab.generate import GeneratedText, generate_text
 from seqlab.text import Tokenizer
@@ -17,6 +16,7 @@ from seqlab.translation import run_tokenizers, translate, translate_sources
 from seqlab.inspect import (
     GradientTrace, TokenAttribution, Trace, gradient_through_time, sentence_probabilities, token_attribution, trace,
 )
+from seqlab.models import build_model
 from seqlab.runs import Run, RunStore
 from seqlab.training.devices import device_name
 

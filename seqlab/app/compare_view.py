@@ -18,7 +18,7 @@ import streamlit as st
 
 from seqlab.app import figures
 from seqlab.app.format import higher_is_better, metric_label, metric_value, primary_metric
-from seqlab.app.results import SKILL_HELP, loss_scale_of, model_title, runs_table, target_unit
+from seqlab.app.results import RUN_COLUMNS, loss_scale_of, model_title, runs_table, target_unit
 from seqlab.models import get_architecture
 from seqlab.plots import validation_curves
 from seqlab.runs import Run
@@ -180,16 +180,9 @@ def shared_budgets(table: pd.DataFrame) -> list[str]:
 # ---------------------------------------------------------------- on the page
 
 COLUMN_CONFIG = {
-    "run": st.column_config.TextColumn("run", width="medium", help="The run's folder name (its id)."),
-    "metric": st.column_config.TextColumn(help="The task's main test metric, with its unit."),
-    "test": st.column_config.NumberColumn("value", format="%.4g", help="The run's test value of that metric."),
-    "best baseline": st.column_config.NumberColumn(format="%.4g", help="The best baseline's value of that metric."),
-    "skill": st.column_config.NumberColumn("skill %", format="%+.1f", help=SKILL_HELP),
+    **RUN_COLUMNS,
     "best val loss": st.column_config.NumberColumn(format="%.4g", help="The lowest validation loss Keras logged."),
-    "params": st.column_config.NumberColumn(format="%d"),
     "budget": st.column_config.TextColumn(help="The epochs the run trained, or its budget of steps (batches)."),
-    "train s": st.column_config.NumberColumn("training time (s)", format="%.1f"),
-    "created": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
 }
 
 

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 from seqlab.runs import Run
+from seqlab.training.experiment import total_steps
 from seqlab.training.spec import ExperimentSpec
 
 
@@ -23,10 +24,8 @@ class Estimate:
 
 def batches(spec: ExperimentSpec, train_windows: int, epochs: int | None = None) -> int:
     """The batches ``spec`` trains over ``train_windows`` in ``epochs`` (default: all of its epochs)."""
-    epochs = spec.epochs if epochs is None else epochs
-    if spec.steps:  # a step budget, spread over the epochs
-        return math.ceil(spec.steps * epochs / max(spec.epochs, 1))
-    return epochs * math.ceil(train_windows / spec.batch_size)
+    every = total_steps(spec, train_windows)  # a step budget spreads over the epochs
+    return every if epochs is None else math.ceil(every * epochs / max(spec.epochs, 1))
 
 
 def same_setting(run: Run, spec: ExperimentSpec) -> bool:

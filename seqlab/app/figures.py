@@ -12,25 +12,13 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
-import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from seqlab.plots import figure_table, for_projector
+
 PROJECTOR_KEY = "projector"
 
-# The palette of seqlab.plots.style mapped to Okabe & Ito's colour-blind-safe one (Wong, Nature Methods 2011).
-OKABE_ITO = {
-    "#1f77b4": "#0072B2",  # blue
-    "#ff7f0e": "#E69F00",  # orange
-    "#2ca02c": "#009E73",  # bluish green
-    "#d62728": "#D55E00",  # vermillion
-    "#9467bd": "#CC79A7",  # reddish purple
-    "#17becf": "#56B4E9",  # sky blue
-    "#8c564b": "#332288",  # indigo (Tol): Okabe-Ito's yellow vanishes on white
-    "#5b6770": "#000000",
-    "#111111": "#000000",
-}
 PROJECTOR_CSS = """
 <style>
   .stApp { color: #000; }
@@ -55,55 +43,6 @@ def projector_switch() -> None:
     )
     if projector_on():
         st.html(PROJECTOR_CSS)
-
-
-def _projected(color):
-    return OKABE_ITO.get(color.lower(), color) if isinstance(color, str) else color
-
-
-def for_projector(fig: go.Figure) -> go.Figure:
-    """A copy of ``fig`` readable on a projector: larger fonts, thicker lines, Okabe-Ito colours."""
-    fig = go.Figure(fig)
-    fig.update_layout(
-        font=dict(size=20), title_font=dict(size=24), legend_font=dict(size=18),
-        colorway=list(dict.fromkeys(OKABE_ITO.values())),
-        height=int((fig.layout.height or 450) * 1.2),
-    )
-    fig.update_xaxes(tickfont=dict(size=18), title_font=dict(size=20))
-    fig.update_yaxes(tickfont=dict(size=18), title_font=dict(size=20))
-    for trace in fig.data:
-        line, marker = getattr(trace, "line", None), getattr(trace, "marker", None)
-        if line is not None and "color" in line:
-            line.color = _projected(line.color)
-            line.width = max(line.width or 2, 3)
-        if marker is not None and "color" in marker:
-            marker.color = _projected(marker.color)
-    return fig
-
-
-def figure_table(fig: go.Figure) -> pd.DataFrame:
-    """The numbers a figure draws, long form: one row per point (``trace, x, y``) or cell (``trace, x, y, z``)."""
-    frames = []
-    for i, trace in enumerate(fig.data):
-        name = trace.name or f"trace {i + 1}"
-        z = getattr(trace, "z", None)
-        if z is not None:  # a heatmap: every cell with its row and column labels
-            z = np.asarray(z)
-            if z.ndim != 2:
-                continue
-            xs = list(trace.x) if trace.x is not None else list(range(z.shape[1]))
-            ys = list(trace.y) if trace.y is not None else list(range(z.shape[0]))
-            rows, cols = np.indices(z.shape)
-            frames.append(pd.DataFrame({"trace": name, "x": np.asarray(xs, dtype=object)[cols.ravel()],
-                                        "y": np.asarray(ys, dtype=object)[rows.ravel()], "z": z.ravel()}))
-            continue
-        x, y = getattr(trace, "x", None), getattr(trace, "y", None)
-        if x is None and y is None:
-            continue
-        n = len(y) if y is not None else len(x)
-        frames.append(pd.DataFrame({"trace": name, "x": list(x) if x is not None else list(range(n)),
-                                    "y": list(y) if y is not None else [None] * n}))
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["trace", "x", "y"])
 
 
 def _html(fig: go.Figure) -> str:

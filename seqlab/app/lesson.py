@@ -115,14 +115,7 @@ def show_results(jobs: list[Job]) -> None:
     st.dataframe(
         table, hide_index=True, width="stretch",
         column_order=["model", "status", "epochs", "metric", "test", "best baseline", "skill", "train s", "run"],
-        column_config={
-            "test": st.column_config.NumberColumn("value", format="%.4g"),
-            "best baseline": st.column_config.NumberColumn(format="%.4g"),
-            "skill": st.column_config.NumberColumn(
-                "skill", format="%+.1f", help=results.SKILL_HELP),
-            "train s": st.column_config.NumberColumn("time (s)", format="%.1f", help="Training time in seconds."),
-            "run": st.column_config.TextColumn(width="medium"),
-        },
+        column_config=results.RUN_COLUMNS,
     )
     if table["metric"].nunique() == 1:
         metric = table["metric"].iloc[0]

@@ -481,6 +481,22 @@ def _served_labels(run: Run, data: SequenceData, i: int, served, stored, key: st
 # ---------------------------------------------------------------- the runs table
 
 
+# How the columns of ``runs_table`` are shown wherever it is drawn (Models, Lessons, Compare).
+RUN_COLUMNS = {
+    "run": st.column_config.TextColumn("run", width="medium", help="The run's folder name (its id)."),
+    "metric": st.column_config.TextColumn(help="The task's main test metric, with its unit."),
+    "test": st.column_config.NumberColumn("value", format="%.4g", help="The run's test value of that metric."),
+    "best baseline": st.column_config.NumberColumn(format="%.4g", help="The best baseline's value of that metric."),
+    "skill": st.column_config.NumberColumn("skill", format="%+.1f", help=SKILL_HELP),
+    "MAE": st.column_config.NumberColumn(format="%.4g", help="Forecast and regression runs: test MAE."),
+    "RMSE": st.column_config.NumberColumn(format="%.4g"),
+    "MAPE %": st.column_config.NumberColumn(format="%.3g"),
+    "params": st.column_config.NumberColumn(format="%d"),
+    "train s": st.column_config.NumberColumn("training time (s)", format="%.1f"),
+    "created": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
+}
+
+
 def runs_table(runs: list[Run]) -> pd.DataFrame:
     """One row per run: what, how well against its best baseline, how big, where, when."""
     rows = []

@@ -7,6 +7,7 @@ saved HTML file.
 
 from seqlab.plots.compare import validation_curves
 from seqlab.plots.embeddings import embedding_projection
+from seqlab.plots.figure_data import figure_table
 from seqlab.plots.forecast import forecast_window
 from seqlab.plots.horizon import error_by_step, regular_step
 from seqlab.plots.generated import probability_legend, token_spans
@@ -20,6 +21,7 @@ from seqlab.plots.inspect import (
     state_heatmap,
     state_lines,
 )
+from seqlab.plots.projector import OKABE_ITO, for_projector
 from seqlab.plots.series import dataset_preview
 from seqlab.plots.style import axis_title, squared_unit
 from seqlab.plots.training import loss_curves
@@ -40,6 +42,9 @@ __all__ = [
     "class_probabilities",
     "confusion_matrix",
     "embedding_projection",
+    "figure_table",
+    "for_projector",
+    "OKABE_ITO",
     "label_sequence",
     "predicted_vs_actual",
     "sample_preview",

@@ -3,7 +3,7 @@
 import numpy as np
 import plotly.graph_objects as go
 
-from seqlab.app.figures import OKABE_ITO, figure_table, for_projector
+from seqlab.plots import OKABE_ITO, figure_table, for_projector
 
 
 def test_the_csv_holds_every_point_and_every_cell():
