@@ -1,6 +1,6 @@
 """Character-level GPT on Shakespeare: held-out loss against wall-clock time from launch, ms per step, tokens/s.
 
-    python -m bench.gpt_shakespeare [--steps 1500] [--every 250] [--eval-windows 240] [--target 1.92]
+    python -m bench.gpt_shakespeare [--steps 1500] [--learning-rate 2e-3] [--every 250] [--eval-windows 240] [--target 1.92]
 
 Trains the ``gpt-shakespeare`` preset (nanoGPT's CPU network: 4 blocks, 4
 heads, width 128, context 64, batch 12, dropout 0; AdamW 2e-3 with warm-up
@@ -64,9 +64,12 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=250, help="steps between held-out measurements")
     parser.add_argument("--eval-windows", type=int, default=240)
     parser.add_argument("--target", type=float, default=1.92, help="held-out nats per character to reach")
+    parser.add_argument("--learning-rate", type=float, default=GPT_SHAKESPEARE.learning_rate, help="the peak rate")
     args = parser.parse_args()
 
-    spec = dataclasses.replace(GPT_SHAKESPEARE, steps=args.steps, epochs=max(args.steps // args.every, 1)).resolved()
+    spec = dataclasses.replace(
+        GPT_SHAKESPEARE, steps=args.steps, epochs=max(args.steps // args.every, 1), learning_rate=args.learning_rate
+    ).resolved()
     keras.utils.set_random_seed(spec.seed)
     data = load_dataset(spec.dataset, **spec.data_options)
     train, val = data.splits["train"], data.splits["val"]

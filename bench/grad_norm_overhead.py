@@ -1,12 +1,14 @@
-"""What reporting grad_norm at every batch costs: TaskModel beside a plain keras.Model.
+"""What reporting grad_norm and learning_rate at every batch costs: TaskModel beside a plain keras.Model.
 
-    python -m bench.grad_norm_overhead [--epochs 6] [--model lstm]
+    python -m bench.grad_norm_overhead [--epochs 6] [--model lstm] [--schedule cosine]
 
 Builds the energy forecaster once, then trains two copies with the same
 weights in the same process: seqlab's ``TaskModel`` (its train step also
-takes the gradient's global norm) and a plain functional ``keras.Model`` over
-the same layers (Keras's own train step). Prints the median seconds per epoch
-(the first epoch, which traces, is skipped) and the ratio.
+takes the gradient's global norm and the optimizer's current rate, a
+schedule's value with ``--schedule cosine``) and a plain functional
+``keras.Model`` over the same layers (Keras's own train step), both with the
+spec's optimizer. Prints the median seconds per epoch (the first epoch, which
+traces, is skipped) and the ratio.
 """
 
 from __future__ import annotations
@@ -22,9 +24,13 @@ import numpy as np  # noqa: E402
 
 from seqlab.data import load_dataset  # noqa: E402
 from seqlab.models import build_model  # noqa: E402
+from seqlab.training import ExperimentSpec  # noqa: E402
+from seqlab.training.optimizer import make_optimizer, total_steps  # noqa: E402
+
+BATCH_SIZE = 64
 
 
-def seconds_per_epoch(model: keras.Model, data, epochs: int) -> float:
+def seconds_per_epoch(model: keras.Model, data, epochs: int, spec: ExperimentSpec) -> float:
     train = data.splits["train"]
     ends = []
 
@@ -32,8 +38,8 @@ def seconds_per_epoch(model: keras.Model, data, epochs: int) -> float:
         def on_epoch_end(self, epoch, logs=None):
             ends.append(time.monotonic())
 
-    model.compile("adam", "mse", metrics=["mae"])
-    model.fit(train.x, train.y, epochs=epochs, batch_size=64, verbose=0, callbacks=[Timer()])
+    model.compile(make_optimizer(spec, total_steps(spec, len(train.y))), "mse", metrics=["mae"])
+    model.fit(train.x, train.y, epochs=epochs, batch_size=BATCH_SIZE, verbose=0, callbacks=[Timer()])
     return float(np.median(np.diff(ends)))
 
 
@@ -41,18 +47,21 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--model", default="lstm")
+    parser.add_argument("--schedule", default="constant", choices=("constant", "cosine"))
     args = parser.parse_args()
     data = load_dataset("energy")
+    spec = ExperimentSpec("energy", args.model, epochs=args.epochs, batch_size=BATCH_SIZE, schedule=args.schedule,
+                          warmup_steps=100 if args.schedule == "cosine" else 0)
     keras.utils.set_random_seed(0)
     ours = build_model(args.model, data)
     plain = keras.Model(ours.inputs, ours.outputs)  # the same layers, Keras's train step
     weights = ours.get_weights()
-    plain_s = seconds_per_epoch(plain, data, args.epochs)
+    plain_s = seconds_per_epoch(plain, data, args.epochs, spec)
     ours.set_weights(weights)
-    ours_s = seconds_per_epoch(ours, data, args.epochs)
+    ours_s = seconds_per_epoch(ours, data, args.epochs, spec)
     print(f"{'':<40}{'s / epoch':>10}")
     print(f"{'keras.Model (Keras train_step)':<40}{plain_s:>10.3f}")
-    print(f"{'seqlab TaskModel (+ grad_norm)':<40}{ours_s:>10.3f}")
+    print(f"{'seqlab TaskModel (+ grad_norm, rate)':<40}{ours_s:>10.3f}")
     print(f"overhead: {100 * (ours_s / plain_s - 1):+.1f} %")
 
 

@@ -39,7 +39,7 @@ from seqlab.layers.markov import MarkovChain  # noqa: E402
 from seqlab.models import build_model  # noqa: E402
 from seqlab.tasks import get_task  # noqa: E402
 from seqlab.tasks.language import MARKOV_ALPHA, MARKOV_ORDERS, markov_predictions  # noqa: E402
-from seqlab.training.experiment import make_optimizer  # noqa: E402
+from seqlab.training.optimizer import make_optimizer  # noqa: E402
 from seqlab.training.presets import get_preset  # noqa: E402
 
 PRESET = "shakespeare-char"

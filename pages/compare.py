@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from seqlab.app import compare_view, state
+from seqlab.app import compare_view, results, state
 from seqlab.app.entry import require_entry
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
@@ -38,7 +38,7 @@ offered = compare_view.filter_runs(runs, chosen_datasets, chosen_tasks)
 chosen = st.multiselect(
     "Runs", [r.run_id for r in offered], default=[r.run_id for r in offered],
     key=f"compare.runs.{'|'.join(chosen_datasets)}.{'|'.join(chosen_tasks)}",
-    format_func=lambda i: compare_view.run_choice_label(by_id[i]),
+    format_func=lambda i: results.run_label(by_id[i]),
 )
 picked = [by_id[i] for i in chosen]
 if not picked:

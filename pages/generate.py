@@ -5,6 +5,7 @@ import streamlit as st
 from seqlab.app import generate_view as view
 from seqlab.app import results, state
 from seqlab.app.entry import require_entry
+from seqlab.app.format import literal
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
 
@@ -42,5 +43,5 @@ compared = [r for r in (run, other) if r is not None]
 for column, shown in zip(st.columns(len(compared), gap="large"), compared):
     with column:
         if len(compared) > 1:
-            st.markdown(f"##### {results.run_label(shown)}")
+            st.markdown(f"##### {literal(results.run_label(shown))}")  # a run's name is the user's text
         view.show_samples(shown, prompt, settings)

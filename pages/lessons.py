@@ -1,43 +1,24 @@
-"""Lessons: a named preset's runs trained one after another and compared side by side."""
+"""Lessons: one per topic of the lecture; a short preset's runs, their equations, one view inside, what to notice."""
 
 import streamlit as st
 
 from seqlab.app import lesson
 from seqlab.app.entry import require_entry
-from seqlab.app.transformer_lesson import transformer_lesson
-from seqlab.training.presets import PRESETS
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
 
-st.title("Lessons")
-st.caption(
-    "A lesson trains a few models on the same data with the same budget, one after the other, and "
-    "draws their validation curves on one chart: what each architecture buys, in about a minute."
-)
+title, menu = st.columns([5, 1], vertical_alignment="bottom")
+title.title("Lessons")
+with menu:
+    teacher, teacher_menu = lesson.teacher_controls()
+if not teacher.lock:
+    st.caption(
+        "One lesson per topic of the lecture: a few sentences, the layers' equations, a handful of runs that train "
+        "in about a minute, one view inside them and what to notice there."
+    )
+chosen = lesson.pick_lesson(teacher_menu if teacher.lock else st.container())
+lesson.show_lesson(chosen, teacher)
 
-preset = st.selectbox("Lesson", list(PRESETS.values()), format_func=lambda p: p.title, key="lessons.preset")
-st.markdown(preset.description)
-lesson.show_plan(preset)
-
-jobs = lesson.jobs_of(preset)
-running = any(not job.done for job in jobs)
-if st.button("Run this lesson", key="lessons.run", type="primary", icon=":material/play_arrow:", disabled=running,
-             help="Queues every run of the lesson; they train one at a time in the background."):
-    lesson.start(preset)
-    st.rerun()  # redraw with the button disabled and the live panel
-
-if not jobs:
-    st.info("Press **Run this lesson**: the runs train in the background and their curves draw here live.")
-elif running:
-    with st.container(border=True):
-        lesson.show_progress(preset, jobs)
-else:
-    st.subheader("Result")
-    lesson.show_results(jobs)
-    st.page_link("pages/inspect.py", label="Look inside these runs on Inspect", icon=":material/biotech:")
-
-st.divider()
-st.header("Inside a Transformer")
-st.caption("No training needed: the notes' attention walk-through, the positional encoding, and why a Transformer "
-           "without positions reads a bag of words.")
-transformer_lesson()
+if not teacher.lock:
+    st.divider()
+    lesson.longer_experiments()

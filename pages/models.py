@@ -6,8 +6,9 @@ import functools
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import deletion, masked_lm_view, pairs_view, results, state, text_classes_view  # noqa: F401  text and translation runs' views register
+from seqlab.app import deletion, masked_lm_view, pairs_view, renaming, results, state, text_classes_view  # noqa: F401  text and translation runs' views register
 from seqlab.app.entry import require_entry
+from seqlab.app.format import literal
 from seqlab.app.model_upload import own_data_view, upload_view
 from seqlab.app.widgets import train_link
 from seqlab.export import zip_bytes
@@ -17,9 +18,9 @@ require_entry(__file__)  # a cold deep link ran this page alone: go through the 
 
 
 def upload_expander() -> None:
-    """At the page's end, with or without runs: a model from elsewhere, checked, and predicted with."""
+    """At the page's end, with or without runs: a model from elsewhere, checked, predicted with, a run zip added."""
     with st.expander("Upload a model", icon=":material/upload_file:"):
-        upload_view(key="models.upload")
+        upload_view(key="models.upload", store=state.store())
 
 
 st.title("Models")
@@ -49,8 +50,8 @@ st.dataframe(
     table,
     hide_index=True,
     width="stretch",
-    column_order=["run", "dataset", "model", "status", "epochs", "metric", "test", "best baseline", "skill",
-                  "MAE", "RMSE", "MAPE %", "params", "device", "created"],
+    column_order=["run", "name", "origin", "dataset", "model", "status", "epochs", "metric", "test", "best baseline",
+                  "skill", "MAE", "RMSE", "MAPE %", "params", "device", "created"],
     column_config=results.RUN_COLUMNS,
 )
 if len(runs) > 1:
@@ -60,16 +61,22 @@ ids = [r.run_id for r in runs]
 by_id = {r.run_id: r for r in runs}
 run_id = st.selectbox(
     "Run", ids, key="models.run",
-    format_func=lambda i: f"{i}  ·  {results.model_title(by_id[i].meta.model)}  ·  {by_id[i].status}",
+    format_func=lambda i: f"{results.run_label(by_id[i])}  ·  {by_id[i].status}",
 )
 run = by_id[run_id]
 target, unit = results.target_unit(run)
 
-st.subheader(f"{results.model_title(run.meta.model)} on {run.meta.dataset}")
+named = f"“{literal(run.name)}”: " if run.name else ""  # Markdown: the name shows as typed
+st.subheader(f"{named}{results.model_title(run.meta.model)} on {run.meta.dataset}")
 st.caption(
     f"Created {run.meta.created} on {run.meta.device} · "
     f"{run.meta.parameters:,} weights · {results.io_summary(run)}"
 )
+if run.imported:
+    st.badge(f"{results.IMPORTED}, untrusted", icon=":material/move_to_inbox:", color="orange")
+    st.caption(f"Added from the zip `{literal(str(run.imported.get('source')))}` on {run.imported.get('at')}, not "
+               "trained here: its metrics and curves are its own data; its SavedModel is code, so it loads only "
+               "after you say you trust it.")
 actions = st.columns([1, 1, 1, 3])
 with actions[0]:
     st.download_button(
@@ -88,6 +95,7 @@ with actions[1]:
 with actions[2]:
     deletion.delete_button(run_id, key="models")
 deletion.confirm_delete(store, run_id, f"run `{run_id}`", key="models", forget=("models.run",))
+renaming.rename_form(store, run, key="models")
 
 overview, history, serve, spec = st.tabs(["Metrics and forecasts", "Loss history", "Load SavedModel and predict", "Spec and metadata"])
 

@@ -20,6 +20,7 @@ from seqlab.app.widgets import (
     training_inputs,
 )
 from seqlab.limits import check_parameters
+from seqlab.run_name import MAX_LENGTH
 from seqlab.training import ExperimentSpec
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
@@ -96,6 +97,10 @@ with launch:
         key="train.submit",
         help="Your job is running or waiting: this one starts when it ends." if busy else None,
     )
+    name = st.text_input(
+        "Run name (optional)", key="train.name", max_chars=MAX_LENGTH, placeholder="e.g. lstm 64 units, lr 1e-3",
+        help="Your label for the run, shown wherever runs are listed or picked; rename it later on Models.",
+    )
     if problem:
         st.error(f"This setting cannot be trained: {problem}")
     else:
@@ -105,7 +110,7 @@ with launch:
             st.info(note, icon=":material/info:")
 
 if clicked:
-    job = state.submit(spec)
+    job = state.submit(spec, name)
     if job is not None:
         st.toast(f"{live.job_title(job)} {'queued' if busy else 'started'}.", icon=":material/rocket_launch:")
         st.rerun()  # redraw the sidebar and this page with the new job

@@ -28,6 +28,7 @@ from seqlab.forecasting.strategy_catalogue import STRATEGIES
 from seqlab.inputs import read_csv
 from seqlab.models import list_architectures
 from seqlab.quiet import quiet_tensorflow_import
+from seqlab.run_name import check_name
 from seqlab.runs import Run, RunStore, json_safe
 from seqlab.tasks import get_metric, get_task, ordered_metrics, shown_metrics
 
@@ -67,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model")
     p.add_argument("--preset", help="train every spec of this preset instead of --dataset/--model")
     p.add_argument("--epochs", type=int, help="the same as --set epochs=N")
+    p.add_argument("--name", help='your name for the run (each run of a --preset), e.g. "lstm 64 units, '
+                   'lr 1e-3": one line, at most 80 characters')
     p.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE",
         help="a spec field, data option or model option, e.g. --set units=32 --set lookback=48 "
@@ -187,15 +190,17 @@ def cmd_runs(args) -> int:
     runs, broken = store.scan()
     if args.json:
         print_json({
-            "runs": [{"run_id": r.run_id, "path": str(r.path), "status": r.status, "task": r.meta.task,
-                      "spec": r.spec, "metrics": r.metrics} for r in runs],
+            "runs": [{"run_id": r.run_id, "name": r.name, "imported": r.imported, "path": str(r.path),
+                      "status": r.status, "task": r.meta.task, "spec": r.spec, "metrics": r.metrics} for r in runs],
             "broken": [{"run_id": name, "reason": reason} for name, reason in broken.items()],
         })
         return 0
     if not runs and not broken:
         print(f"no runs in {store.root}; train one with: python -m seqlab train --dataset energy --model lstm")
     for r in runs:
-        print(f"{r.run_id:<40} {r.status:<10} {scores_line(r)}")
+        named = f"  {r.name!r}" if r.name else ""  # quoted: a name may hold blanks
+        badge = "  [imported]" if r.imported else ""
+        print(f"{r.run_id:<40} {r.status:<10} {scores_line(r)}{named}{badge}")
     for name, reason in broken.items():
         print(f"broken: {name}: {one_line(reason)} (remove it: python -m seqlab delete {name})", file=sys.stderr)
     return 0
@@ -212,6 +217,7 @@ def cmd_train(args) -> int:
     if args.preset is None and not (args.dataset and args.model):
         raise ValueError("give --dataset and --model, or --preset NAME (list them: python -m seqlab presets).")
     overrides = training_overrides(args)
+    name = check_name(args.name)
     if args.preset is None:
         specs = [dataset_spec(args.dataset, args.model)]
     else:
@@ -228,7 +234,7 @@ def cmd_train(args) -> int:
         for spec in specs:
             if ctrl_c.pressed:  # Ctrl-C between two runs of a preset: start no more
                 break
-            result = train_one(manager, spec, ctrl_c, args.json)
+            result = train_one(manager, spec, ctrl_c, args.json, name)
             if isinstance(result, int):  # failed: its exit code
                 return result
             results.append(result)
@@ -316,11 +322,11 @@ class CtrlC:
                 print("\nstill saving the cancelled run, please wait", file=sys.stderr)
 
 
-def train_one(manager, spec, ctrl_c: CtrlC, quiet: bool) -> dict | int:
-    """Train ``spec`` with a progress bar on stderr: the result, or an exit code on failure."""
+def train_one(manager, spec, ctrl_c: CtrlC, quiet: bool, name: str | None = None) -> dict | int:
+    """Train ``spec`` (the run named ``name``) with a progress bar on stderr: the result, or an exit code on failure."""
     from seqlab.cli_progress import ProgressBar
 
-    job = manager.submit(spec)
+    job = manager.submit(spec, name)
     bar = ProgressBar(sys.stderr)
     seen = 0
     while not job.done:
@@ -336,12 +342,15 @@ def train_one(manager, spec, ctrl_c: CtrlC, quiet: bool) -> dict | int:
     run = job.run
     if run is None:  # cancelled before its first batch: nothing to write
         print("cancelled before training started: no run written", file=sys.stderr)
-        return {"run_id": None, "path": None, "status": job.status, "task": None, "metrics": {}, "baselines": {}}
+        return {"run_id": None, "name": name, "path": None, "status": job.status, "task": None, "metrics": {},
+                "baselines": {}}
     if not quiet:
-        print(f"run {run.run_id} ({run.status}) written to {run.path}")
+        named = f" {run.name!r}" if run.name else ""
+        print(f"run {run.run_id}{named} ({run.status}) written to {run.path}")
         print(metrics_table(run))
     return {
         "run_id": run.run_id,
+        "name": run.name,
         "path": str(run.path),
         "status": run.status,
         "task": run.meta.task,

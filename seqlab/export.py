@@ -37,6 +37,7 @@ import pandas as pd
 
 from seqlab.inputs import read_csv  # noqa: F401  predict --input reads through the shared input gate
 from seqlab.manifest import MANIFEST, regular_files, verify_folder
+from seqlab.run_name import NAME_FILE
 from seqlab.runs import Run
 from seqlab.tasks import get_task, list_tasks
 from seqlab.tasks.language_serving import TEXT_ENDPOINT as NEXT_ENDPOINT
@@ -45,7 +46,9 @@ from seqlab.tasks.text_serving import TEXT_ENDPOINT
 from seqlab.tasks.translate_serving import TRANSLATE_ENDPOINT
 
 FORMATS = ("savedmodel", "keras", "zip")
-ZIP_FILES = ("model.keras", "spec.json", "meta.json", "metrics.json")  # and the task's assets (meta.assets)
+# And the task's assets (meta.assets); history, predictions and name let "Add to my runs" (seqlab.run_import) store
+# the zip as a whole run, with its curves and test views.
+ZIP_FILES = ("model.keras", "spec.json", "meta.json", "metrics.json", "history.json", "predictions.npz", NAME_FILE)
 USAGE = "USAGE.md"  # the zip's usage snippet, written by ``usage_text``
 # The SavedModel endpoint that takes raw strings, per task of a run that reads text.
 TEXT_ENDPOINTS = {"classify": TEXT_ENDPOINT, "label": TEXT_ENDPOINT, "language": NEXT_ENDPOINT,
@@ -63,8 +66,8 @@ def _files(run: Run, under: str = "") -> list[str]:
 
 
 def zip_bytes(run: Run) -> bytes:
-    """The SavedModel folder, ``model.keras``, the run's JSON files, the task's assets and ``USAGE.md``,
-    zipped in memory (links left out)."""
+    """The SavedModel folder, ``model.keras``, the run's JSON files and test predictions, the task's assets and
+    ``USAGE.md``, zipped in memory (links left out)."""
     wanted = {*ZIP_FILES, *run.meta.assets}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -13,6 +13,12 @@ The key is per user, created once with mode 0600 at ``$SEQLAB_HOME/signing.key``
 ``inconsistency`` is the cheap check the run store makes when it lists runs
 (file set and sizes); ``verify_folder`` hashes every file and checks the
 signature, before a SavedModel is loaded.
+
+A run imported from someone's zip (``seqlab.run_import``) is signed too, so its
+files cannot change unnoticed, but its manifest adds ``"imported": {"source",
+"run_id", "at"}`` inside the signed body: ``verify_folder`` then never vouches
+for it (its SavedModel was not written here), and removing the mark breaks the
+signature. Manifests without the mark sign exactly what they always did.
 """
 
 from __future__ import annotations
@@ -26,10 +32,15 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from seqlab.run_name import NAME_FILE
+
 if TYPE_CHECKING:
     from seqlab.runs import Run
 
 MANIFEST = "manifest.json"
+# Files a run keeps outside its signature: the manifest itself, and the user's name for the run
+# (``seqlab.run_name``: a label that renaming replaces, never code or a result).
+UNSIGNED = (MANIFEST, NAME_FILE)
 FORMAT = 1
 HOME_ENV = "SEQLAB_HOME"
 KEY_FILE = "signing.key"
@@ -99,18 +110,22 @@ def sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _signature(files: dict, key: bytes) -> str:
-    body = json.dumps({"format": FORMAT, "files": files}, sort_keys=True, separators=(",", ":"))
+def _signature(files: dict, key: bytes, imported: dict | None = None) -> str:
+    signed = {"format": FORMAT, "files": files, **({"imported": imported} if imported is not None else {})}
+    body = json.dumps(signed, sort_keys=True, separators=(",", ":"))
     return hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
 
 
-def write_manifest(folder: Path) -> None:
-    """Hash every file of ``folder`` and write the signed ``manifest.json`` beside them."""
+def write_manifest(folder: Path, imported: dict | None = None) -> None:
+    """Hash every file of ``folder`` and write the signed ``manifest.json`` beside them; ``imported``
+    (where an imported run came from) marks the run as not trained here, inside the signature."""
     files = {
         name: {"sha256": sha256(folder / name), "size": (folder / name).stat().st_size}
-        for name in regular_files(folder) if name != MANIFEST
+        for name in regular_files(folder) if name not in UNSIGNED
     }
-    manifest = {"format": FORMAT, "files": files, "hmac_sha256": _signature(files, signing_key())}
+    manifest = {"format": FORMAT, "files": files, "hmac_sha256": _signature(files, signing_key(), imported)}
+    if imported is not None:
+        manifest["imported"] = imported
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
 
 
@@ -127,13 +142,14 @@ def _read(folder: Path) -> dict:
             isinstance(entry, dict) and isinstance(entry.get("sha256"), str) and isinstance(entry.get("size"), int)
             for entry in files.values()
         )
+        or not isinstance(manifest.get("imported", {}), dict)
     ):
         raise ValueError(f"{MANIFEST} does not have the shape seqlab writes")
     return manifest
 
 
 def _differences(folder: Path, files: dict, hashes: bool) -> str | None:
-    present = set(regular_files(folder)) - {MANIFEST}
+    present = set(regular_files(folder)) - set(UNSIGNED)
     missing, added = sorted(set(files) - present), sorted(present - set(files))
     if missing or added:
         parts = ([f"missing {missing}"] if missing else []) + ([f"added {added}"] if added else [])
@@ -162,11 +178,25 @@ def verify_folder(folder: str | os.PathLike) -> str | None:
         return f"there is no {MANIFEST} (written by an older seqlab, or elsewhere)"
     try:
         manifest = _read(folder)
-        if not hmac.compare_digest(manifest["hmac_sha256"], _signature(manifest["files"], signing_key())):
+        signature = _signature(manifest["files"], signing_key(), manifest.get("imported"))
+        if not hmac.compare_digest(manifest["hmac_sha256"], signature):
             return "its manifest was not signed with this user's key (copied from another machine or user, or edited)"
+        if "imported" in manifest:
+            origin = manifest["imported"]
+            return (f"it was imported from the zip {origin.get('source')!r} on {origin.get('at')}, not trained here: "
+                    "seqlab cannot vouch for its SavedModel")
         return _differences(folder, manifest["files"], hashes=True)
     except (ValueError, OSError) as err:
         return str(err)
+
+
+def imported_from(folder: Path) -> dict | None:
+    """Where an imported run came from (its manifest's ``imported``: source, run_id, at); ``None`` for a run
+    trained here, or one without a readable manifest (``inconsistency`` reports that)."""
+    try:
+        return _read(folder).get("imported") if (folder / MANIFEST).is_file() else None
+    except ValueError:
+        return None
 
 
 def verify_run(run: "Run") -> str | None:

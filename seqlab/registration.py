@@ -15,18 +15,29 @@ module has run. Nothing else is ever imported because of it.
 
 from __future__ import annotations
 
+import importlib
 import importlib.abc
 import importlib.machinery
 import sys
 
 
+# The modules that define seqlab's Keras classes (their decorators register them).
+MODULES = (
+    "seqlab.layers",  # the recurrent layers and cells, attention, the decoder
+    "seqlab.models.bert_layers",  # BERT's segments, sentence form, heads, pre-training model
+    "seqlab.models.hmm_next_token",  # the HMM language model's head
+    "seqlab.models.task_model",  # TaskModel, the class of every run's model
+)
+# The tokenisers inside text runs' SavedModels: string tensors exist only under the TensorFlow backend.
+TENSORFLOW_MODULES = ("seqlab.text.layers",)
+
+
 def register_classes() -> None:
-    """Import the modules that define seqlab's Keras classes (their decorators register them)."""
-    import seqlab.layers  # noqa: F401  the recurrent layers and cells, attention, the decoder
-    import seqlab.models.bert_layers  # noqa: F401  BERT's segments, sentence form, heads, pre-training model
-    import seqlab.models.hmm_next_token  # noqa: F401  the HMM language model's head
-    import seqlab.models.task_model  # noqa: F401  TaskModel, the class of every run's model
-    import seqlab.text.layers  # noqa: F401  the tokenisers inside text runs' SavedModels
+    """Import the modules that define seqlab's Keras classes (the TensorFlow-only ones under that backend)."""
+    import keras
+
+    for name in MODULES + (TENSORFLOW_MODULES if keras.backend.backend() == "tensorflow" else ()):
+        importlib.import_module(name)
 
 
 class _AfterKeras(importlib.abc.MetaPathFinder):

@@ -9,7 +9,9 @@ A run folder holds::
     predictions.npz   test split: y_true, y_pred, origin, baseline_<name> (per task, see seqlab.tasks)
     model.keras       the Keras model (``import seqlab`` registers its classes)
     savedmodel/       TensorFlow SavedModel, serves without seqlab
-    manifest.json     SHA-256 of every file above, signed with this user's key (``seqlab.manifest``)
+    manifest.json     SHA-256 of every file above, signed with this user's key (``seqlab.manifest``); an
+                      imported run's marks it imported, inside the signature (``seqlab.run_import``)
+    name.json         the user's name for the run, if any (``seqlab.run_name``; unsigned, ``rename`` changes it)
 
 A run id is a plain folder name directly under the root: ``path_of`` refuses
 anything else (``..``, absolute paths, links, long names), and reading,
@@ -47,8 +49,9 @@ from typing import Callable
 
 import numpy as np
 
-from seqlab.manifest import inconsistency, write_manifest
+from seqlab.manifest import imported_from, inconsistency, write_manifest
 from seqlab.run_meta import RunMeta, check_history, check_metrics, check_spec
+from seqlab.run_name import NAME_FILE, check_name, read_name, write_name
 
 RUNS_DIR_ENV = "SEQLAB_RUNS_DIR"
 REQUIRED_FILES = ("spec.json", "meta.json", "metrics.json", "model.keras", "savedmodel/saved_model.pb")
@@ -71,6 +74,8 @@ class Run:
     meta: RunMeta
     metrics: dict
     history: dict = field(default_factory=dict)
+    name: str | None = None  # the user's name for it (``name.json``), ``None`` when it has none
+    imported: dict | None = None  # where an imported run came from (``seqlab.run_import``); ``None``: trained here
 
     @property
     def status(self) -> str:
@@ -165,8 +170,12 @@ class RunStore:
             )
         return path
 
-    def write(self, run_id: str, fill: Callable[[Path], None]) -> Path:
-        """Call ``fill(folder)`` on a hidden, locked temporary folder; sign, fsync and rename it into place."""
+    def write(self, run_id: str, fill: Callable[[Path], None], imported: dict | None = None) -> Path:
+        """Call ``fill(folder)`` on a hidden, locked temporary folder; sign, fsync and rename it into place.
+
+        ``imported``: where a run from elsewhere came from, signed into its manifest so that
+        its SavedModel is never trusted without asking (``seqlab.manifest``).
+        """
         self.root.mkdir(parents=True, exist_ok=True)
         final = self.path_of(run_id)
         if final.exists():
@@ -175,7 +184,7 @@ class RunStore:
         try:
             with _locked(tmp):  # sweep never takes a folder that is being filled
                 fill(tmp)
-                write_manifest(tmp)
+                write_manifest(tmp, imported)
                 tmp.chmod(0o755)  # mkdtemp makes it private; a run folder is as readable as any other
                 _fsync_tree(tmp)
                 os.replace(tmp, final)  # atomic on one file system
@@ -191,25 +200,35 @@ class RunStore:
         if not path.is_dir():
             known = ", ".join(r.run_id for r in self.list()) or "none"
             raise ValueError(f"Unknown run {run_id!r} in {self.root}; runs: {known}.")
-        missing = [f for f in REQUIRED_FILES if not (path / f).is_file()]
-        if missing:
-            raise ValueError(f"Run {run_id!r} is incomplete: {', '.join(missing)} missing.")
         try:
-            loaded = {name: json.loads((path / f"{name}.json").read_text()) for name in ("spec", "meta", "metrics")}
-            history_file = path / "history.json"
-            history = json.loads(history_file.read_text()) if history_file.is_file() else {}
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
-            raise ValueError(f"Run {run_id!r} has a corrupt file: {err}.") from None
-        try:
-            meta = RunMeta.from_dict(loaded["meta"])
-            run = Run(run_id, path, check_spec(loaded["spec"]), meta, check_metrics(loaded["metrics"]),
-                      check_history(history))
+            spec, meta, metrics, history = run_files(path)
+            run = Run(run_id, path, spec, meta, metrics, history, read_name(path), imported_from(path))
             problem = inconsistency(path) or _model_problem(path)
         except ValueError as err:
             raise ValueError(f"Run {run_id!r}: {err}") from None
         if problem:
             raise ValueError(f"Run {run_id!r}: {problem}; delete the run or train it again.")
         return run
+
+    def rename(self, run_id: str, name: str | None) -> None:
+        """Give run ``run_id`` the name ``name`` (checked by ``check_name``; ``None`` or blank: no name).
+
+        Atomic: the new ``name.json`` is written and fsynced in a hidden folder,
+        then renamed over the old one; nothing else in the run changes.
+        """
+        name = check_name(name)
+        path = self.path_of(run_id)
+        if not path.is_dir():
+            raise ValueError(f"Unknown run {run_id!r} in {self.root}.")
+        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{run_id}-", dir=self.root))
+        try:
+            with _locked(tmp), _locked(path):  # sweep leaves the staged file alone; a delete waits
+                write_name(tmp, name)
+                _fsync(tmp / NAME_FILE)
+                os.replace(tmp / NAME_FILE, path / NAME_FILE)
+                _fsync(path)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
     def scan(self) -> tuple[list[Run], dict[str, str]]:
         """Readable runs (newest first) and broken folders (name -> reason), in one pass over the root."""
@@ -267,6 +286,22 @@ class RunStore:
                 continue
             removed.append(path.name)
         return removed
+
+
+def run_files(folder: Path) -> tuple[dict, RunMeta, dict, dict]:
+    """A run folder's ``spec.json``, ``meta.json`` (a ``RunMeta``), ``metrics.json`` and ``history.json``
+    (``{}`` when absent), each checked; ``ValueError`` naming the missing, corrupt or wrongly shaped file."""
+    missing = [f for f in REQUIRED_FILES if not (folder / f).is_file()]
+    if missing:
+        raise ValueError(f"incomplete, {', '.join(missing)} missing.")
+    try:
+        loaded = {name: json.loads((folder / f"{name}.json").read_text()) for name in ("spec", "meta", "metrics")}
+        history_file = folder / "history.json"
+        history = json.loads(history_file.read_text()) if history_file.is_file() else {}
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
+        raise ValueError(f"corrupt file: {err}.") from None
+    meta = RunMeta.from_dict(loaded["meta"])
+    return check_spec(loaded["spec"]), meta, check_metrics(loaded["metrics"]), check_history(history)
 
 
 def _model_problem(folder: Path) -> str | None:

@@ -89,7 +89,7 @@ def _open(name: str, data: bytes, folder: Path, trust: bool, limits: InputLimits
     if suffix != ".zip":
         raise ValueError(f"{name!r} is neither a .keras file nor a .zip: upload a Keras model file (.keras), a "
                          "zipped SavedModel folder, or a run zip from this page's Download zip.")
-    _unzip(name, data, folder, limits.max_decompressed_bytes)
+    unzip_checked(name, data, folder, limits.max_decompressed_bytes)
     kept = [p for p in folder.rglob("*") if p.is_file()]
     keras_files = [p for p in kept if p.name == "model.keras" and (p.parent / "meta.json").is_file()]
     if keras_files:
@@ -101,7 +101,7 @@ def _open(name: str, data: bytes, folder: Path, trust: bool, limits: InputLimits
     return _saved_model(name, saved[0], trust)
 
 
-def _unzip(name: str, data: bytes, folder: Path, limit: int) -> None:
+def unzip_checked(name: str, data: bytes, folder: Path, limit: int) -> None:
     """Unpack the archive's plain files into ``folder`` after checking its directory (module docstring)."""
     unreadable = (zipfile.BadZipFile, OSError, ValueError, EOFError, struct.error)
     try:

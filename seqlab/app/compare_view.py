@@ -26,13 +26,8 @@ from seqlab.runs import Run
 NOT_CURVES = ("type", "epoch", "elapsed")  # epoch log entries that are not a metric over training
 ANY_BUDGET = "any (each architecture's best run)"
 X_AXES = {"epoch": "epoch", "elapsed": "training time (s)"}
-TABLE_COLUMNS = ["run", "model", "family", "dataset", "status", "metric", "test", "best baseline", "skill",
+TABLE_COLUMNS = ["run", "name", "origin", "model", "family", "dataset", "status", "metric", "test", "best baseline", "skill",
                  "best val loss", "params", "budget", "train s", "device", "created"]
-
-
-def run_choice_label(run: Run) -> str:
-    """``run id · model title · dataset``: a run in the chooser."""
-    return f"{run.run_id} · {model_title(run.meta.model)} · {run.meta.dataset}"
 
 
 def latest_dataset(runs: list[Run]) -> str | None:
@@ -226,6 +221,6 @@ def leaderboard_section(table: pd.DataFrame, key: str) -> None:
         st.dataframe(
             leaderboard(rows, None if budget == ANY_BUDGET else budget), hide_index=True, width="stretch",
             column_order=["rank", "model", "family", "metric", "test", "skill", "budget", "same budget as",
-                          "params", "train s", "run"],
+                          "params", "train s", "name", "run"],
             column_config=COLUMN_CONFIG,
         )

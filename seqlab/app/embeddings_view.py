@@ -179,7 +179,7 @@ def equations_panel(embedding: EmbeddingMatrix) -> None:
                    "the code that computed the numbers.")
 
 
-def neighbours_table(ids: np.ndarray, cosines: np.ndarray, toks: Tokens) -> None:
+def neighbours_table(ids: np.ndarray, cosines: np.ndarray, toks: Tokens, key: str = "embeddings.neighbours") -> None:
     table = pd.DataFrame({
         "token": [shown_token(toks.texts[i]) for i in ids],
         "id": ids,
@@ -187,7 +187,7 @@ def neighbours_table(ids: np.ndarray, cosines: np.ndarray, toks: Tokens) -> None
         **({"count": toks.counts[ids]} if toks.counts is not None else {}),
     })  # fmt: skip
     st.dataframe(
-        table, hide_index=True, width="stretch", key="embeddings.neighbours",
+        table, hide_index=True, width="stretch", key=key,
         column_config={
             "cosine": st.column_config.ProgressColumn(
                 "cosine", format="%.3f", min_value=-1.0, max_value=1.0,

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from seqlab.runs import Run
-from seqlab.training.experiment import total_steps
+from seqlab.training.optimizer import total_steps
 from seqlab.training.spec import ExperimentSpec
 
 

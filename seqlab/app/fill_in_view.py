@@ -28,8 +28,8 @@ def explain_no_runs() -> None:
         st.page_link("pages/train.py", label="Pre-train a BERT", icon=":material/model_training:")
 
 
-def top_k_input() -> int:
-    return int(st.number_input("Guesses per blank", 1, MAX_TOP_K, 5, key="fill_in.top_k"))
+def top_k_input(key: str = "fill_in.top_k") -> int:
+    return int(st.number_input("Guesses per blank", 1, MAX_TOP_K, 5, key=key))
 
 
 def show_guesses(run: Run, text: str, top_k: int) -> None:

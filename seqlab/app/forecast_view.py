@@ -56,7 +56,7 @@ def pick_run(runs: list[Run]) -> Run:
     by_id = {r.run_id: r for r in runs}
     run_id = st.selectbox(
         "Forecast run", list(by_id), key="forecast.run",
-        format_func=lambda i: f"{results.model_title(by_id[i].meta.model)} on {by_id[i].meta.dataset}  ·  {i}",
+        format_func=lambda i: results.run_label(by_id[i]),
     )
     return by_id[run_id]
 

@@ -187,3 +187,13 @@ def stacked_latex(block: str) -> str:
     ``", \\quad"``-joined equations on a line of its own."""
     block = re.sub(r",\s*\\q?quad\s*", r", \\\\ ", block.replace(r"\quad \text{(", r"\\ \text{("))
     return r"\footnotesize \begin{gathered} " + block + r" \end{gathered}"
+
+
+# What Streamlit's Markdown reads inside a line: emphasis, code, links, HTML, tables, $math$, :icons: and :colour[].
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>~|$:])")
+
+
+def literal(text: str) -> str:
+    """``text`` (a user's run name) shown as written inside a line of Markdown: the characters Markdown reads there
+    escaped."""
+    return _MARKDOWN.sub(r"\\\1", text)

@@ -57,21 +57,21 @@ def tokenizer_caption(run: Run) -> None:
     st.caption(f"{facts['kind']} tokeniser, vocabulary of {facts['vocab_size']:,} tokens")
 
 
-def controls() -> Decoding:
-    """The decoding controls, bounded."""
+def controls(key: str = "generate") -> Decoding:
+    """The decoding controls, bounded; ``key`` prefixes their widget keys."""
     a, b, c = st.columns(3)
-    tokens = a.number_input("Tokens to generate", 1, MAX_TOKENS, 120, key="generate.tokens")
-    temperature = b.number_input("Temperature", 0.0, 5.0, 0.8, step=0.1, key="generate.temperature",
+    tokens = a.number_input("Tokens to generate", 1, MAX_TOKENS, 120, key=f"{key}.tokens")
+    temperature = b.number_input("Temperature", 0.0, 5.0, 0.8, step=0.1, key=f"{key}.temperature",
                                  help="Divides the log-probabilities before sampling: 0 is greedy (always the most "
                                       "probable token), 1 the model's own distribution, above 1 flatter.")  # fmt: skip
-    samples = c.number_input("Samples", 1, MAX_SAMPLES, 2, key="generate.samples",
+    samples = c.number_input("Samples", 1, MAX_SAMPLES, 2, key=f"{key}.samples",
                              help="Samples side by side; sample i draws with seed + i.")  # fmt: skip
     d, e, f = st.columns(3)
-    top_k = d.number_input("Top-k (0 = off)", 0, 1000, 0, key="generate.top_k",
+    top_k = d.number_input("Top-k (0 = off)", 0, 1000, 0, key=f"{key}.top_k",
                            help="Sample only among the k most probable tokens.")  # fmt: skip
-    top_p = e.number_input("Top-p (1 = off)", 0.01, 1.0, 1.0, step=0.05, key="generate.top_p",
+    top_p = e.number_input("Top-p (1 = off)", 0.01, 1.0, 1.0, step=0.05, key=f"{key}.top_p",
                            help="Sample only among the most probable tokens whose probabilities add up to p.")
-    seed = f.number_input("Seed", 0, 2**31 - 1, 0, key="generate.seed")
+    seed = f.number_input("Seed", 0, 2**31 - 1, 0, key=f"{key}.seed")
     return Decoding(int(tokens), float(temperature), int(top_k), float(top_p), int(seed), int(samples))
 
 

@@ -159,7 +159,7 @@ def pick_run(runs: list[Run], recurrent: list[Run]) -> Run:
     by_id = {r.run_id: r for r in runs}
     run_id = st.selectbox(
         "Run", options, key="inspect.run",
-        format_func=lambda i: f"{results.model_title(by_id[i].meta.model)} on {by_id[i].meta.dataset}  ·  {i}",
+        format_func=lambda i: results.run_label(by_id[i]),
     )
     return by_id[run_id]
 

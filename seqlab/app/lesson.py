@@ -1,22 +1,33 @@
-"""A lesson in the dashboard: a preset's runs queued together and compared as they train.
+"""A lesson in the dashboard: a preset's runs queued together and compared as they train, then looked inside.
 
 The runs go through this session's JobManager like any other job (one at a
 time, Cancel works, page switches do not stop them); this module only reads
-their events and finished runs.
+their events and finished runs. The Lessons page (``pages/lessons.py``) shows
+one ``seqlab.lessons.Lesson`` at a time through ``show_lesson``; the teacher's
+switches (``teacher_controls``) live in the link like every setting.
 """
 
 from __future__ import annotations
 
+import importlib
+from dataclasses import dataclass
+
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from seqlab.app import figures, results, state
 from seqlab.app.live import POLL_SECONDS, diverged_text, loss_scale_of, progress_text
+from seqlab.app.lesson_views import LESSON_VIEWS, model_label
 from seqlab.app.results import model_title
+from seqlab.app.widgets import KEPT
+from seqlab.layers.docs import equations
+from seqlab.lessons import LESSONS, Lesson
 from seqlab.models import get_architecture
 from seqlab.plots import validation_curves
+from seqlab.runs import Run
 from seqlab.training.jobs import Job
-from seqlab.training.presets import Preset
+from seqlab.training.presets import PRESETS, Preset
 from seqlab.training.spec import ExperimentSpec
 
 JOBS_KEY = "seqlab.lesson.{name}"
@@ -62,8 +73,8 @@ def jobs_of(preset: Preset) -> list[Job]:
 def job_label(job: Job, jobs: list[Job]) -> str:
     """The model's title; beside a run of the same model, also the options in which they differ."""
     twins = [{**j.spec.data_options, **j.spec.model_options} for j in jobs if j.spec.model == job.spec.model]
-    extra = results.differing_options({**job.spec.data_options, **job.spec.model_options}, twins)
-    return f"{model_title(job.spec.model)}{f' · {extra}' if extra else ''} (job {job.job_id})"
+    label = model_label(job.spec.model, {**job.spec.data_options, **job.spec.model_options}, twins)
+    return f"{label} (job {job.job_id})"
 
 
 def curves_figure(jobs: list[Job]):
@@ -99,9 +110,9 @@ def show_progress(preset: Preset, jobs: list[Job]) -> None:
     st.fragment(progress_panel, run_every=POLL_SECONDS)(preset.name, [job.job_id for job in jobs])
 
 
-def show_results(jobs: list[Job]) -> None:
+def show_results(jobs: list[Job], key: str = "lesson") -> None:
     """The overlaid curves, then each finished run against its best baseline (as on Models)."""
-    figures.show(curves_figure(jobs), key="lesson.curves.final")
+    figures.show(curves_figure(jobs), key=f"{key}.curves.final")
     for job in jobs:
         if job.run is None:
             st.error(f"{model_title(job.spec.model)}: {job.error or 'cancelled before it started'}")
@@ -119,4 +130,142 @@ def show_results(jobs: list[Job]) -> None:
     )
     if table["metric"].nunique() == 1:
         metric = table["metric"].iloc[0]
-        figures.show(results.comparison_figure(table, title=f"Test {metric} per run"), key="lesson.compare")
+        figures.show(results.comparison_figure(table, title=f"Test {metric} per run"), key=f"{key}.compare")
+
+
+# ---------------------------------------------------------------- the Lessons page: one lesson per topic
+
+
+@dataclass(frozen=True)
+class Teacher:
+    """The teacher's switches, read from the page's link: what the class sees."""
+
+    lock: bool = False  # the page shows this lesson only; the topic picker moves into the Teacher menu
+    hide_plan: bool = False
+    hide_equations: bool = False
+    hide_notice: bool = False  # students guess first; the teacher reveals it by switching it back
+
+
+TEACHER_SWITCHES = {  # Teacher field -> (label, help)
+    "lock": ("Lock this lesson", "The page shows only this lesson: no topic picker, no other experiments."),
+    "hide_plan": ("Hide the settings", "Hide the table of the runs' models and settings."),
+    "hide_equations": ("Hide the equations", "Hide the equations until you reveal them."),
+    "hide_notice": ("Hide what to notice", "Let the class guess what the runs show before you reveal it."),
+}
+HIDDEN = "Hidden by the teacher for now."
+
+
+def teacher_controls() -> tuple[Teacher, DeltaGenerator]:
+    """The Teacher menu: switches bound to the link (share it to open the page in the same state), and the menu
+    itself, which holds the topic picker while the lesson is locked."""
+    menu = st.popover("Teacher", icon=":material/school:")
+    with menu:
+        st.caption("Each switch is kept in the page's link: copy the address bar to give the class this page as "
+                   "you set it.")
+        switches = {name: st.toggle(text, key=f"lessons.teacher.{name}", help=help_text, **KEPT)
+                    for name, (text, help_text) in TEACHER_SWITCHES.items()}
+    return Teacher(**switches), menu
+
+
+def topic_label(name: str) -> str:
+    """``3. Elman RNN and vanishing gradients``: the lecture's topic, numbered in its order."""
+    return f"{LESSONS.names().index(name) + 1}. {LESSONS.get(name).topic}"
+
+
+def pick_lesson(where: DeltaGenerator) -> Lesson:
+    """The topic picker, bound to the link (``lessons.lesson``), in the lecture's order."""
+    with where:
+        name = st.selectbox("Topic of the lecture", LESSONS.names(), format_func=topic_label, key="lessons.lesson",
+                            **KEPT)
+    return LESSONS.get(name)
+
+
+def layer_class(path: str) -> type:
+    module, _, name = path.rpartition(".")
+    return getattr(importlib.import_module(module), name)
+
+
+def show_equations(lesson: Lesson) -> None:
+    """Each layer's ``Equations:`` from its docstring (``seqlab.layers.docs``): the code that trains."""
+    for path in lesson.layers:
+        st.markdown(f"**{path.rpartition('.')[2]}** · from the docstring of `{path}`")
+        for block in equations(layer_class(path)):
+            st.latex(block)
+
+
+def finished_runs(jobs: list[Job]) -> list[Run]:
+    """The lesson's runs that finished and are still saved, in the preset's order."""
+    return [job.run for job in jobs if job.run is not None and job.run.exists() and job.run.status == "completed"]
+
+
+def show_view(lesson: Lesson, runs: list[Run]) -> None:
+    if not runs:
+        st.info("No run of this lesson finished: run it again to see inside.")
+        return
+    LESSON_VIEWS.get(lesson.view)(runs, f"lessons.view.{lesson.name}")
+
+
+def run_button(preset: Preset, running: bool, key: str, seconds: float | None = None) -> None:
+    """Queue the preset's runs; beside the button, the measured time it takes."""
+    button, cost = st.columns([1, 3], vertical_alignment="center")
+    if button.button("Run this lesson", key=key, type="primary", icon=":material/play_arrow:", disabled=running,
+                     help="Queues every run of the lesson; they train one at a time in the background."):
+        start(preset)
+        st.rerun()  # redraw with the button disabled and the live panel
+    runs = f"{len(preset.specs)} run{'s' if len(preset.specs) > 1 else ''}"
+    if seconds:
+        cost.caption(f"{runs}, about {seconds:.0f} s on 2 CPU cores (measured, SavedModel export included). "
+                     f"From a terminal: `python -m seqlab train --preset {preset.name}`")
+    else:
+        cost.caption(f"{runs}. From a terminal: `python -m seqlab train --preset {preset.name}`")
+
+
+def show_runs(preset: Preset, key: str, seconds: float | None = None) -> list[Run] | None:
+    """Run button, live progress, then the comparison; the finished runs (``None`` until they all finish)."""
+    jobs = jobs_of(preset)
+    running = any(not job.done for job in jobs)
+    run_button(preset, running, key, seconds)
+    if not jobs:
+        st.info("Press **Run this lesson**: the runs train in the background and their curves draw here live.")
+        return None
+    if running:
+        with st.container(border=True):
+            show_progress(preset, jobs)
+        return None
+    st.subheader("Result")
+    show_results(jobs, key=key)
+    return finished_runs(jobs)
+
+
+def show_lesson(lesson: Lesson, teacher: Teacher) -> None:
+    """One lesson: the idea, its equations, what it trains, the runs, the view inside them, what to notice."""
+    st.header(lesson.topic)
+    st.markdown(lesson.text)
+    st.subheader("Equations")
+    if teacher.hide_equations:
+        st.caption(HIDDEN)
+    else:
+        show_equations(lesson)
+    st.subheader("The runs")
+    if not teacher.hide_plan:
+        show_plan(lesson.preset)
+    runs = show_runs(lesson.preset, "lessons.run", lesson.seconds)
+    if runs is not None:
+        st.subheader("Inside the runs")
+        show_view(lesson, runs)
+    st.subheader("What to notice")
+    if teacher.hide_notice:
+        st.caption(HIDDEN)
+    else:
+        st.markdown(lesson.notice)
+
+
+def longer_experiments() -> None:
+    """The presets that take several minutes, in an expander below the lessons."""
+    longer = [preset for name, preset in PRESETS.items() if name not in LESSONS]
+    with st.expander("Longer experiments (several minutes each)", icon=":material/hourglass:"):
+        preset = st.selectbox("Experiment", longer, format_func=lambda p: p.title, key="lessons.preset")
+        st.markdown(preset.description)
+        show_plan(preset)
+        if show_runs(preset, "lessons.longer.run") is not None:
+            st.page_link("pages/inspect.py", label="Look inside these runs on Inspect", icon=":material/biotech:")

@@ -13,10 +13,10 @@ import streamlit as st
 
 from seqlab.app import cache, figures, state
 from seqlab.app.estimate import Estimate
-from seqlab.app.format import duration, steps_as_time
+from seqlab.app.format import duration, literal, steps_as_time
 from seqlab.app.results import model_title
 from seqlab.app.task_views import PLAN_TEXT, view_for, view_of
-from seqlab.plots import grad_norm_per_batch, loss_curves
+from seqlab.plots import grad_norm_per_batch, learning_rate_per_batch, loss_curves
 from seqlab.runs import Run
 from seqlab.tasks import get_task
 from seqlab.tasks.loss_scale import LossScale, plain_scale
@@ -27,8 +27,9 @@ POLL_SECONDS = 0.5
 
 
 def job_title(job: Job) -> str:
-    """``Job 3: LSTM on energy``."""
-    return f"Job {job.job_id}: {model_title(job.spec.model)} on {job.spec.dataset}"
+    """``Job 3: LSTM on energy``, and the run's name in quotes when it has one."""
+    named = f" “{literal(job.name)}”" if job.name else ""  # Markdown: the name shows as typed
+    return f"Job {job.job_id}{named}: {model_title(job.spec.model)} on {job.spec.dataset}"
 
 
 def progress_text(job: Job) -> tuple[float, str]:
@@ -170,6 +171,9 @@ def job_panel(job_id: int) -> None:
     if any(b.get("grad_norm") is not None for b in batches):  # exploding or vanishing, batch by batch
         grads = grad_norm_per_batch(batches, clip_norm=job.spec.clip_norm, title="Gradient norm while training")
         figures.show(grads.update_layout(height=260), key=f"live.grad.{job_id}", downloads=False)
+    if any(b.get("learning_rate") is not None for b in batches):  # the schedule: warm-up, then decay
+        rates = learning_rate_per_batch(batches, title="Learning rate while training")
+        figures.show(rates.update_layout(height=260), key=f"live.rate.{job_id}", downloads=False)
     cancelling = job.cancel_flag.is_set()
     waiting = job.status == "waiting"
     if st.button(

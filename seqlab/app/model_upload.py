@@ -2,7 +2,8 @@
 
 A stored run predicts through the CLI's functions (``seqlab.export.predict_frame``, ``predict_texts``), so a
 CSV or a text gets the same checks as ``seqlab predict``. An uploaded model opens through
-``seqlab.uploaded_model`` (safe ``.keras`` loading; a SavedModel only after the user says they trust it).
+``seqlab.uploaded_model`` (safe ``.keras`` loading; a SavedModel only after the user says they trust it); a run
+zip can be added to the run store as an imported run (``seqlab.run_import``).
 Every refusal is an ``st.error`` or ``st.warning`` saying what to fix.
 """
 
@@ -16,12 +17,13 @@ import pandas as pd
 import streamlit as st
 
 from seqlab.app import figures
-from seqlab.app.results import model_title
+from seqlab.app.results import IMPORTED, model_title
 from seqlab.export import TRUST_LABEL, UntrustedModelError, predict_frame, predict_texts, text_notes
 from seqlab.inputs import read_csv
 from seqlab.limits import current_limits, input_limits
 from seqlab.plots import forecast_window
-from seqlab.runs import Run
+from seqlab.run_import import import_run
+from seqlab.runs import Run, RunStore
 from seqlab.tasks import get_task
 from seqlab.uploaded_model import UploadedModel, open_upload, shape_text, windows_from_csv
 from seqlab.uploaded_model import predict_texts as uploaded_texts
@@ -126,8 +128,9 @@ def _own_texts(run: Run, key: str, trust: bool) -> None:
 # ---------------------------------------------------------------- an uploaded model
 
 
-def upload_view(key: str) -> None:
-    """Upload a ``.keras`` file or a zip (SavedModel or run zip), see what it is, predict with it."""
+def upload_view(key: str, store: RunStore | None = None) -> None:
+    """Upload a ``.keras`` file or a zip (SavedModel or run zip), see what it is, predict with it; a run zip can
+    be added to ``store`` as an imported run."""
     limit = current_limits().max_upload_mb
     upload = st.file_uploader(
         "Model file", type=["keras", "zip"], key=f"{key}.file", max_upload_size=limit,
@@ -142,6 +145,8 @@ def upload_view(key: str) -> None:
     if model is None:
         return
     _describe(model)
+    if store is not None and model.kind == "run":
+        _add_to_runs(store, upload, key)
     for endpoint in model.endpoints:
         if len(model.endpoints) > 1:
             st.markdown(f"**Endpoint `{endpoint.name}`**")
@@ -167,6 +172,25 @@ def _opened(upload, key: str, trusted: bool) -> UploadedModel | None:
         return None
     st.session_state[f"{key}.model"] = ((upload.file_id, trusted), model)
     return model
+
+
+def _add_to_runs(store: RunStore, upload, key: str) -> None:
+    """"Add to my runs": the run zip stored as an imported, untrusted run (``seqlab.run_import``), once per file."""
+    added = st.session_state.get(f"{key}.added")
+    if added is not None and added[0] == upload.file_id:
+        st.success(f"Added as run `{added[1]}` ({IMPORTED}, untrusted): pick it above.", icon=":material/check_circle:")
+        return
+    if not st.button("Add to my runs", key=f"{key}.add", icon=":material/move_to_inbox:",
+                     help="Store it beside your runs, marked imported: its metrics and curves show like any run's; "
+                          "its SavedModel loads only after you say you trust it."):
+        return
+    try:
+        run = import_run(store, upload.name, upload)
+    except (OSError, ValueError) as err:
+        st.error(f"Could not add it to your runs: {err}")
+        return
+    st.session_state[f"{key}.added"] = (upload.file_id, run.run_id)
+    st.rerun()  # the page lists runs at its top: draw it again with the new one
 
 
 KIND_TITLES = {"keras": "a Keras model (.keras)", "run": "a seqlab run zip (its model.keras)",

@@ -77,8 +77,15 @@ def model_title(name: str) -> str:
         return name
 
 
+IMPORTED = "imported"  # the badge of a run added from someone's zip (``seqlab.run_import``): not trained here
+
+
 def run_label(run: Run) -> str:
-    return f"{model_title(run.meta.model)} on {run.meta.dataset}  ·  {run.run_id}"
+    """``name  ·  LSTM on energy  ·  run id`` (the name when the run has one, the imported badge when it is
+    one): a run in every chooser."""
+    named = f"{run.name}  ·  " if run.name else ""
+    badge = f"  ·  [{IMPORTED}]" if run.imported else ""
+    return f"{named}{model_title(run.meta.model)} on {run.meta.dataset}  ·  {run.run_id}{badge}"
 
 
 def differing_options(options: dict, others: list[dict]) -> str:
@@ -484,6 +491,9 @@ def _served_labels(run: Run, data: SequenceData, i: int, served, stored, key: st
 # How the columns of ``runs_table`` are shown wherever it is drawn (Models, Lessons, Compare).
 RUN_COLUMNS = {
     "run": st.column_config.TextColumn("run", width="medium", help="The run's folder name (its id)."),
+    "name": st.column_config.TextColumn("name", width="medium", help="Your name for the run (rename it on Models)."),
+    "origin": st.column_config.TextColumn(
+        help=f"trained here, or {IMPORTED}: added from someone's run zip; its SavedModel loads only if you trust it."),
     "metric": st.column_config.TextColumn(help="The task's main test metric, with its unit."),
     "test": st.column_config.NumberColumn("value", format="%.4g", help="The run's test value of that metric."),
     "best baseline": st.column_config.NumberColumn(format="%.4g", help="The best baseline's value of that metric."),
@@ -509,6 +519,8 @@ def runs_table(runs: list[Run]) -> pd.DataFrame:
         rows.append(
             {
                 "run": run.run_id,
+                "name": run.name or "",
+                "origin": IMPORTED if run.imported else "trained here",
                 "dataset": run.meta.dataset,
                 "task": task_of(run),
                 "model": model_title(run.meta.model),

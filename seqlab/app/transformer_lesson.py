@@ -1,10 +1,8 @@
-"""A lesson on the Transformer's attention, for the Lessons page: the notes' walk-through, then positions.
+"""The notes' scaled dot-product attention on "Hello how are", step by step, for the self-attention lesson.
 
-``transformer_lesson(key)`` draws seed 001's scaled dot-product attention on
-"Hello how are" step by step (the scaled scores, the decoder's causal mask,
-the softmax), then ``positional_lesson`` (the encoding, its base n, and
-"Live to Work" against "Work to Live"). Inspect shows the same walk-through
-on a trained Transformer's own first layer.
+``notes_walkthrough(key)`` draws the notes' scaled scores, the decoder's
+causal mask and the softmax; no training needed. Inspect shows the same
+walk-through on a trained Transformer's own first layer.
 """
 
 from __future__ import annotations
@@ -13,7 +11,6 @@ import numpy as np
 import streamlit as st
 
 from seqlab.app import figures
-from seqlab.app.positional_view import positional_lesson
 from seqlab.inspect.attention import mask_future
 from seqlab.plots.heads import score_walkthrough
 
@@ -34,11 +31,3 @@ def notes_walkthrough(key: str) -> None:
                "only): −∞ above the diagonal. 3. SoftMax over each row: the weights sum to 1, a masked key gets "
                "0, so “Hello” reads only itself. 4. The weights multiply the values: Attention(Q, K, V) = "
                "softmax(QKᵀ/√d_k) V.")
-
-
-def transformer_lesson(key: str = "lessons.transformer") -> None:
-    """The notes' attention walk-through and the positional-encoding lesson, one after the other."""
-    st.markdown("#### Scaled dot-product attention, step by step")
-    notes_walkthrough(key)
-    st.markdown("#### Positions")
-    positional_lesson(key=f"{key}.positional")

@@ -8,9 +8,11 @@ raw data (GW, °C, pixel values; text next) and needs nothing beside it.
 
 ``TaskModel`` is a functional ``keras.Model`` whose training step also
 reports ``grad_norm``, the global norm of the gradient before clipping: the
-notes' exploding and vanishing gradients, visible per batch. It computes the
-gradient once, as Keras's own step does (``keras/src/backend/tensorflow/
-trainer.py``), and only adds one global norm.
+notes' exploding and vanishing gradients, visible per batch; and
+``learning_rate``, the rate the optimizer applies in that step (a schedule's
+warm-up and decay, visible live). It computes the gradient once, as Keras's
+own step does (``keras/src/backend/tensorflow/trainer.py``), and only adds one
+global norm and the schedule's value.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from __future__ import annotations
 from typing import Callable
 
 import keras
-import tensorflow as tf
 from keras.src.losses import loss as loss_module
 
 from seqlab.data.sequence_data import SequenceData
@@ -47,10 +48,11 @@ def check_input_shape(expected: tuple, got: tuple) -> None:
 
 @keras.saving.register_keras_serializable(package="seqlab")
 class TaskModel(keras.Model):
-    """A functional model that checks its inputs' shapes and logs ``grad_norm`` at every batch.
+    """A functional model that checks its inputs' shapes and logs ``grad_norm`` and ``learning_rate`` at every batch.
 
     The gradient norm comes from ``train_step`` (TensorFlow backend, as ``run_experiment``);
     under ``MirroredStrategy`` it is the first replica's, before the gradients are summed.
+    Under another backend (JAX on a GPU: ``bench/gpt_jax.py``) Keras's own step runs, without it.
     """
 
     def call(self, inputs, training=None, mask=None):
@@ -60,7 +62,12 @@ class TaskModel(keras.Model):
             check_input_shape(tuple(symbolic.shape[1:]), tuple(tensor.shape))
         return super().call(inputs, training=training, mask=mask)
 
-    def train_step(self, data):
+    def train_step(self, *args):
+        if keras.backend.backend() != "tensorflow":
+            return super().train_step(*args)  # JAX's step is a pure function of (state, data)
+        import tensorflow as tf
+
+        (data,) = args
         x, y, sample_weight = keras.utils.unpack_x_y_sample_weight(data)
         with tf.GradientTape() as tape:
             y_pred = self(x, training=True)
@@ -71,8 +78,10 @@ class TaskModel(keras.Model):
         gradients = tape.gradient(loss, self.trainable_weights)
         # Before apply_gradients: the optimizer clips (clip_norm, clip_value) inside it.
         grad_norm = tf.linalg.global_norm(gradients)
+        rate = tf.identity(self.optimizer.learning_rate)  # before the step counts: the rate this step applies
         self.optimizer.apply_gradients(zip(gradients, self.trainable_weights))
-        return {**self.compute_metrics(x, y, y_pred, sample_weight=sample_weight), "grad_norm": grad_norm}
+        return {**self.compute_metrics(x, y, y_pred, sample_weight=sample_weight), "grad_norm": grad_norm,
+                "learning_rate": rate}
 
 
 def build_task_model(

@@ -24,7 +24,7 @@ from seqlab.plots.inspect import (
 from seqlab.plots.projector import OKABE_ITO, for_projector
 from seqlab.plots.series import dataset_preview
 from seqlab.plots.style import axis_title, squared_unit
-from seqlab.plots.training import loss_curves
+from seqlab.plots.training import learning_rate_per_batch, loss_curves
 from seqlab.plots.runs import runs_comparison
 from seqlab.plots.tokens import token_frequencies
 from seqlab.plots.token_chips import token_chips
@@ -66,6 +66,7 @@ __all__ = [
     "pca_trajectory",
     "state_heatmap",
     "state_lines",
+    "learning_rate_per_batch",
     "loss_curves",
     "runs_comparison",
     "squared_unit",

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from seqlab.plots.style import COLORS, EXTRA_COLORS, base_layout
+from seqlab.plots.training import batch_epochs, label_log_ticks
 
 MAX_INPUT_LINES = 4  # more input features than this are drawn as one heatmap strip
 DIVERGING = "RdBu_r"  # negative blue, positive red, 0 white: tanh-valued states
@@ -325,6 +326,8 @@ def gradient_norms(
                        hovertemplate="%{x}<br>‖∂L/∂hₜ‖ = %{y:.3g}<extra>" + label + "</extra>")
         )
     fig.update_yaxes(type="log", title_text="‖∂L/∂hₜ‖" + (f" ({loss})" if loss else ""), exponentformat="power")
+    label_log_ticks(fig, [v for values in norms.values() for v in np.asarray(values, dtype="float64").ravel()
+                          if np.isfinite(v)])
     fig.update_xaxes(title_text=time_title, **xaxis)
     fig = base_layout(fig, title, 380)
     fig.update_layout(hovermode="closest", showlegend=len(norms) > 1)
@@ -339,8 +342,7 @@ def grad_norm_per_batch(
     x is in epochs (batch s of epoch e at ``e - 1 + s / steps``), as the loss curves.
     """
     rows = [b for b in batches if b.get("grad_norm") is not None]
-    steps = max((b["step"] for b in rows), default=1)
-    x = [b["epoch"] - 1 + b["step"] / steps for b in rows]
+    x = batch_epochs(rows)
     y = [b["grad_norm"] for b in rows]
     fig = go.Figure(
         go.Scatter(x=x, y=y, mode="lines", name="‖∇L‖ per batch", line=dict(width=1.2, color=COLORS["train"]),
@@ -352,6 +354,7 @@ def grad_norm_per_batch(
     shown = max([b["epoch"] for b in rows] + [1])
     fig.update_xaxes(title_text="epoch", range=[0, shown * 1.02], dtick=1 if 2 <= shown <= 20 else None)
     fig.update_yaxes(type="log", title_text="global gradient norm ‖∇θL‖", exponentformat="power")
+    label_log_ticks(fig, y + ([clip_norm] if clip_norm else []))  # the clip line inside the labelled range
     fig = base_layout(fig, title, 380)
     fig.update_layout(hovermode="closest", showlegend=False)
     return fig

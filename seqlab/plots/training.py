@@ -28,6 +28,13 @@ def nice_log_ticks(low: float, high: float) -> list[float]:
     return [float(f"{v:.3g}") for v in (low, math.sqrt(low * high), high)]  # a sliver of a decade
 
 
+def batch_epochs(batches: list[dict], steps: int | None = None) -> list[float]:
+    """Where batch events sit on an x axis in epochs: step s of epoch e at ``e - 1 + s / steps``
+    (``steps``: batches per epoch, inferred from the events when ``None``)."""
+    steps = steps or max((b["step"] for b in batches), default=1)
+    return [b["epoch"] - 1 + b["step"] / steps for b in batches]
+
+
 def label_log_ticks(fig: go.Figure, values: list[float]) -> None:
     """Label a log y axis with 1-2-5 ticks written in full (plotly's minor labels are bare digits)."""
     positive = [v for v in values if v > 0]
@@ -57,14 +64,13 @@ def loss_curves(
     Returns:
         A figure with x in epochs: a batch at step s of epoch e sits at ``e - 1 + s / steps``.
     """
-    steps = steps_per_epoch or max((b["step"] for b in batches), default=1)
     scale = scale or plain_scale("mse")
     log_y = scale.log_y
     fig = go.Figure()
     if batches:
         fig.add_trace(
             go.Scatter(
-                x=[b["epoch"] - 1 + b["step"] / steps for b in batches],
+                x=batch_epochs(batches, steps_per_epoch),
                 y=scale.values(b.get("batch_loss", b["loss"]) for b in batches),
                 name="train, per batch",
                 mode="lines",
@@ -121,4 +127,21 @@ def loss_curves(
         fig.update_yaxes(range=[-2, 1] if log_y else [0, 1], showticklabels=False)
     fig = base_layout(fig, title, 380)
     fig.update_layout(hovermode="closest")
+    return fig
+
+
+def learning_rate_per_batch(batches: list[dict], title: str = "Learning rate per training batch") -> go.Figure:
+    """The rate the optimizer applied at every batch (``learning_rate`` of the batch events), x in epochs as the
+    loss curves: a cosine schedule's linear warm-up from 0 and its decay to a tenth, a constant rate flat."""
+    rows = [b for b in batches if b.get("learning_rate") is not None]
+    fig = go.Figure(
+        go.Scatter(x=batch_epochs(rows), y=[b["learning_rate"] for b in rows], mode="lines", name="η per batch",
+                   line=dict(width=1.5, color=COLORS["train"]),
+                   hovertemplate="epoch %{x:.2f}<br>η = %{y:.3g}<extra></extra>")
+    )
+    shown = max([b["epoch"] for b in rows] + [1])
+    fig.update_xaxes(title_text="epoch", range=[0, shown * 1.02], dtick=1 if 2 <= shown <= 20 else None)
+    fig.update_yaxes(title_text="learning rate η", rangemode="tozero", exponentformat="power")
+    fig = base_layout(fig, title, 380)
+    fig.update_layout(hovermode="closest", showlegend=False)
     return fig

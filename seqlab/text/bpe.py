@@ -162,6 +162,15 @@ class BPETokenizer(Tokenizer):
         self._ranks = {pair: rank for rank, pair in enumerate(self._merges)}
         self._chunk_ids = functools.lru_cache(maxsize=_CACHE)(self._encode_chunk)
 
+    def __getstate__(self) -> dict:
+        # The per-chunk cache wraps a bound method, which pickle refuses (st.cache_data pickles a dataset).
+        return {k: v for k, v in self.__dict__.items() if k != "_chunk_ids"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        if "_ranks" in state:  # fitted: _set_vocab made both
+            self._chunk_ids = functools.lru_cache(maxsize=_CACHE)(self._encode_chunk)
+
     def _learned(self) -> dict:
         return {"merges": [list(pair) for pair in self._merges]}
 

@@ -6,8 +6,9 @@ Event types (all carry ``type``):
     batch: epoch, step, global_step, loss (the epoch's running mean, as Keras reports it),
            batch_loss (that batch's own loss, recovered from consecutive running means),
            grad_norm (the batch gradient's global norm before clipping; gradient training only),
-           elapsed
-    epoch: epoch, loss, val_loss, and any other metric Keras logged, elapsed
+           learning_rate (the rate that batch's step applied, from the optimizer's schedule; gradient
+           training only), elapsed
+    epoch: epoch, loss, val_loss, learning_rate (its last batch's), and any other metric Keras logged, elapsed
     status: message (e.g. "computing baselines")
     note: message, what loading the data had to adapt (``SequenceData.notes``), before training
     end: status ("completed", "cancelled" or "diverged"), run_id, path, metrics, baselines
@@ -82,8 +83,7 @@ class EventCallback(keras.callbacks.Callback):
             "batch_loss": batch_loss,
             "elapsed": time.monotonic() - self._start,
         }
-        if "grad_norm" in logs:
-            event["grad_norm"] = float(logs["grad_norm"])
+        event.update({key: float(logs[key]) for key in ("grad_norm", "learning_rate") if key in logs})
         self._emit(event)
         if not math.isfinite(mean):  # one NaN or infinite batch makes the running mean so for good
             self.diverged = True

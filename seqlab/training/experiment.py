@@ -34,48 +34,14 @@ from seqlab.manifest import signing_key
 from seqlab.models import build_model, get_architecture
 from seqlab.models.task_model import EVAL_BATCH_SIZE
 from seqlab.run_meta import RunMeta
+from seqlab.run_name import check_name, write_name
 from seqlab.runs import Run, RunStore, write_json
 from seqlab.tasks import get_task
 from seqlab.training.devices import device_name, distribution_strategy
 from seqlab.training.events import EventCallback, EventHandler
+from seqlab.training.optimizer import compile_model
 from seqlab.training.spec import ExperimentSpec
 from seqlab.training.tbptt import tbptt_fit
-
-
-MIN_LEARNING_RATE = 0.1  # the cosine schedule ends at this fraction of the rate (nanoGPT's min_lr = lr / 10)
-
-
-def total_steps(spec: ExperimentSpec, train_rows: int) -> int:
-    """The batches training will run: the step budget, or every epoch's batches over ``train_rows`` windows."""
-    return spec.steps or spec.epochs * math.ceil(train_rows / spec.batch_size)
-
-
-def learning_rate(spec: ExperimentSpec, steps: int):
-    """The spec's rate: a float, or warm-up then cosine decay over ``steps`` batches (``spec.schedule``)."""
-    if spec.schedule == "constant":
-        return spec.learning_rate
-    warmup = min(spec.warmup_steps, steps - 1)
-    # Keras's warm-up climbs linearly from the initial rate (0) to warmup_target, then decays to alpha * it.
-    return keras.optimizers.schedules.CosineDecay(
-        0.0, max(steps - warmup, 1), alpha=MIN_LEARNING_RATE, warmup_target=spec.learning_rate, warmup_steps=warmup,
-    )
-
-
-def make_optimizer(
-    spec: ExperimentSpec, steps: int = 1, model: keras.Model | None = None
-) -> keras.optimizers.Optimizer:
-    """The spec's optimizer over ``steps`` batches (the schedule's length); ``model``'s vectors are not decayed."""
-    # Keras resolves the names in OPTIMIZERS ("adam", "sgd", ...) to its own classes.
-    config = {
-        "learning_rate": learning_rate(spec, steps), "global_clipnorm": spec.clip_norm, "clipvalue": spec.clip_value,
-        # None: no decay step at all; AdamW needs a number (its own default, 0.004, is not what 0 asks for).
-        "weight_decay": float(spec.weight_decay) if spec.weight_decay or spec.optimizer == "adamw" else None,
-    }
-    optimizer = keras.optimizers.get({"class_name": spec.optimizer, "config": config})
-    if spec.weight_decay and model is not None:
-        # As GPT-2 and nanoGPT: decay the weight matrices, not biases, norms' gains or other vectors.
-        optimizer.exclude_from_weight_decay(var_list=[v for v in model.trainable_variables if len(v.shape) < 2])
-    return optimizer
 
 
 def shuffled_batches(inputs, y, batch_size: int, seed: int) -> tf.data.Dataset:
@@ -118,20 +84,8 @@ def gradient_fit(model: keras.Model, data: SequenceData, spec: ExperimentSpec, c
 
 def compiled_model(spec: ExperimentSpec, data: SequenceData) -> keras.Model:
     """The spec's model for ``data``, compiled with its optimizer, loss, metrics and step options."""
-    task = get_task(data.task)
     with distribution_strategy().scope():
-        model = build_model(spec.model, data, spec.model_options)
-        model.compile(
-            optimizer=make_optimizer(spec, total_steps(spec, len(data.splits["train"].y)), model),
-            loss=task.loss,
-            metrics=list(task.metrics),
-            jit_compile=True if spec.jit_compile else "auto",  # auto: Keras's choice (XLA on a GPU, not on a CPU)
-            steps_per_execution=spec.steps_per_execution,
-        )
-        # The optimizer's slots now, not inside the first traced step: variables created while
-        # tracing make TensorFlow trace the step twice (7 of the GPT preset's 18 s before step 1).
-        model.optimizer.build(model.trainable_variables)
-    return model
+        return compile_model(build_model(spec.model, data, spec.model_options), spec, data)
 
 
 def run_experiment(
@@ -139,11 +93,13 @@ def run_experiment(
     on_event: EventHandler | None = None,
     store: RunStore | None = None,
     cancel: threading.Event | None = None,
+    name: str | None = None,
 ) -> Run:
-    """Train ``spec``, evaluate against the baselines, and write the run folder."""
+    """Train ``spec``, evaluate against the baselines, and write the run folder (named ``name``, if given)."""
     emit = on_event or (lambda event: None)
     store = store or RunStore()
     spec = spec.resolved()
+    name = check_name(name)  # a bad name fails now, not after training
     signing_key()  # a run is signed when written: an unwritable key folder fails now, not after training
     keras.utils.set_random_seed(spec.seed)
     data = load_dataset(spec.dataset, **spec.data_options)
@@ -203,6 +159,8 @@ def run_experiment(
         write_json(folder / "meta.json", dataclasses.replace(meta, assets=assets).to_dict())
         write_json(folder / "metrics.json", metrics)
         write_json(folder / "history.json", events.history)
+        if name:
+            write_name(folder, name)
         np.savez_compressed(folder / "predictions.npz", **evaluation.predictions)
         model.save(folder / "model.keras")
         emit({"type": "status", "message": "exporting the TensorFlow SavedModel"})

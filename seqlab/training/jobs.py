@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 # Import the heavy modules here, in the caller's thread: a first import inside
 # the worker thread races the app's own imports (measured on this stack).
 from seqlab.limits import current_limits, limit_hint
+from seqlab.run_name import check_name
 from seqlab.runs import Run, RunStore
 from seqlab.training.experiment import run_experiment
 from seqlab.training.spec import ExperimentSpec
@@ -34,6 +35,7 @@ _ids = itertools.count(1)
 @dataclass
 class Job:
     spec: ExperimentSpec
+    name: str | None = None  # the run's name (``seqlab.run_name``)
     job_id: int = field(default_factory=lambda: next(_ids))
     status: str = "queued"  # then waiting (for a slot), running, and one of DONE
     position: int | None = None  # 1-based place in the process-wide queue while waiting
@@ -132,9 +134,9 @@ class JobManager:
         self._worker: threading.Thread | None = None
         self._lock = threading.Lock()
 
-    def submit(self, spec: ExperimentSpec) -> Job:
-        spec.resolved()  # refuse a bad spec now, in the caller, with its message
-        job = Job(spec)
+    def submit(self, spec: ExperimentSpec, name: str | None = None) -> Job:
+        spec.resolved()  # refuse a bad spec or name now, in the caller, with its message
+        job = Job(spec, check_name(name))
         with self._lock:
             unfinished = sum(not j.done for j in self.jobs)
             limit = current_limits().max_queued_jobs
@@ -181,7 +183,7 @@ class JobManager:
                 job.status = "cancelled"
                 return
             job.status, job.started = "running", time.time()
-            job.run = run_experiment(job.spec, job.add_event, self.store, job.cancel_flag)
+            job.run = run_experiment(job.spec, job.add_event, self.store, job.cancel_flag, job.name)
             job.status = job.run.status
         except Exception as err:  # reported to the UI, never raised in a thread
             job.invalid = isinstance(err, ValueError)

@@ -1,9 +1,10 @@
-"""Presets: named lessons, each a few ExperimentSpecs run one after the other.
+"""Presets: named experiments, each a few ExperimentSpecs run one after the other.
 
-A preset is sized to run in about a minute on a laptop CPU (measured times
-below are on 2 cores, with the SavedModel export of every run included).
-``python -m seqlab presets`` lists them; ``python -m seqlab train --preset NAME``
-runs one.
+The presets here are the longer experiments (up to several minutes each on 2 CPU
+cores, with the SavedModel export of every run included); each lesson of
+``seqlab.lessons`` adds its own preset of at most a minute to ``PRESETS``.
+``python -m seqlab presets`` lists them all; ``python -m seqlab train --preset
+NAME`` runs one.
 """
 
 from __future__ import annotations
@@ -222,6 +223,9 @@ PRESETS: dict[str, Preset] = {
         ),
     )
 }
+
+
+import seqlab.lessons  # noqa: E402,F401  the lessons add their presets
 
 
 def get_preset(name: str) -> Preset:

@@ -102,11 +102,12 @@ class TruncatedBPTT:
             loss, carry = self.loss(x, y, states)
         gradients = tape.gradient(loss, weights)
         grad_norm = tf.linalg.global_norm(gradients)  # before the optimizer clips
+        rate = tf.identity(self.model.optimizer.learning_rate)  # the rate this step applies (as TaskModel)
         self.model.optimizer.apply_gradients(zip(gradients, weights))
-        return loss, grad_norm, carry
+        return loss, grad_norm, rate, carry
 
     def update(self, x, y, states):
-        """One optimizer step on L steps: ``(loss, grad_norm, carry)``."""
+        """One optimizer step on L steps: ``(loss, grad_norm, learning_rate, carry)``."""
         return self._update(tf.constant(x), tf.constant(y), states)
 
 
@@ -154,13 +155,16 @@ def tbptt_fit(model: keras.Model, data: SequenceData, spec, callbacks: list) -> 
         for step, start in enumerate(starts):
             callbacks.on_train_batch_begin(step)
             window = slice(start, start + trainer.length)
-            loss, grad_norm, states = trainer.update(x[:, window], y[:, window], states)
+            loss, grad_norm, rate, states = trainer.update(x[:, window], y[:, window], states)
             total += float(loss)
-            callbacks.on_train_batch_end(step, {"loss": total / (step + 1), "grad_norm": float(grad_norm)})
+            callbacks.on_train_batch_end(
+                step, {"loss": total / (step + 1), "grad_norm": float(grad_norm), "learning_rate": float(rate)}
+            )
             if model.stop_training:
                 break
         val_logs = model.evaluate(val.inputs, val.y, batch_size=EVAL_BATCH_SIZE, return_dict=True, verbose=0)
-        logs = {"loss": total / (step + 1), **{f"val_{k}": v for k, v in val_logs.items()}}
+        logs = {"loss": total / (step + 1), "learning_rate": float(rate),
+                **{f"val_{k}": v for k, v in val_logs.items()}}
         callbacks.on_epoch_end(epoch, logs)
         if model.stop_training:
             break

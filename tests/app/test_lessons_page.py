@@ -1,9 +1,12 @@
-"""Lessons page: a preset's runs queue together, their curves draw, the result compares them."""
+"""Lessons page: one lesson per topic; its runs queue together, their curves draw, the result compares them and the
+lesson's view looks inside; the teacher's switches live in the link."""
 
+import dataclasses
 import json
 
 import pytest
 
+from seqlab.lessons import LESSONS
 from seqlab.training import ExperimentSpec
 from seqlab.training.presets import PRESETS, Preset
 from tests.app.conftest import all_done, jobs, run_until, texts
@@ -14,26 +17,33 @@ TINY = dict(data_options={"length": 300, "lookback": 12, "horizon": 4}, model_op
 
 @pytest.fixture
 def tiny_lesson(monkeypatch):
+    """A lesson of two tiny runs whose view (the gates of its recurrent run) draws on the GRU."""
     preset = Preset(
         name="tiny", title="Tiny lesson: MLP against GRU on a sine", description="Two tiny runs.",
         specs=(ExperimentSpec("sine", "mlp", **TINY), ExperimentSpec("sine", "gru", **TINY)),
     )
-    monkeypatch.setitem(PRESETS, "tiny", preset)
-    return preset
+    lesson = dataclasses.replace(LESSONS.get("gru-gates"), topic="Tiny", preset=preset, seconds=7)
+    monkeypatch.setitem(LESSONS._entries, "tiny", lesson)
+    return lesson
 
 
-def test_every_preset_is_offered_with_its_plan(open_page):
+def test_every_lesson_is_offered_in_the_lectures_order_and_the_longer_experiments_below(open_page):
     at = open_page("pages/lessons.py")
     assert not at.exception
-    assert at.selectbox(key="lessons.preset").options == [p.title for p in PRESETS.values()]
-    plan = at.dataframe[0].value
-    assert list(plan["model"]) == ["Elman RNN", "LSTM", "GRU"]  # the adding-problem lesson comes first
+    picker = at.selectbox(key="lessons.lesson")
+    assert picker.options == [f"{i}. {LESSONS.get(name).topic}" for i, name in enumerate(LESSONS.names(), start=1)]
+    assert picker.value == LESSONS.names()[0]
+    longer = at.selectbox(key="lessons.preset")
+    assert longer.options == [p.title for name, p in PRESETS.items() if name not in LESSONS]
+    plan = at.dataframe[1].value  # the first longer experiment's, under the lesson's own
+    assert list(plan["model"]) == ["Elman RNN", "LSTM", "GRU"]  # the adding-problem experiment comes first
     assert "length_T=50" in plan["settings"].iloc[0]
 
 
-def test_running_a_lesson_trains_each_run_and_compares_them(open_page, tiny_lesson):
+def test_running_a_lesson_trains_each_run_compares_them_and_looks_inside(open_page, tiny_lesson):
     at = open_page("pages/lessons.py")
-    at.selectbox(key="lessons.preset").set_value(tiny_lesson).run()
+    at.selectbox(key="lessons.lesson").set_value("tiny").run()
+    assert "about 7 s on 2 CPU cores" in texts(at.caption)
     at.button(key="lessons.run").click().run()
     assert not at.exception
     assert [j.spec.model for j in jobs(at)] == ["mlp", "gru"]
@@ -47,12 +57,42 @@ def test_running_a_lesson_trains_each_run_and_compares_them(open_page, tiny_less
     assert results["run"].tolist() == [j.run.run_id for j in jobs(at)]
     assert set(results["metric"]) == {"MAE"}  # the task's own metric, as on Models (sine has no unit)
     assert (results["train s"] > 0).all()
-    curves = at.get("plotly_chart")[0].proto.spec
+    charts = at.get("plotly_chart")
+    curves = charts[0].proto.spec
     assert "Windowed MLP" in curves and "GRU (job" in curves
     assert "baseline" not in curves  # baselines are scored on the test split, not on validation
-    compare = json.loads(at.get("plotly_chart")[1].proto.spec)["layout"]["yaxis"]
+    compare = json.loads(charts[1].proto.spec)["layout"]["yaxis"]
     assert compare["type"] == "log" and "log scale" in compare["title"]["text"]  # a huge bar hides no winner
-    assert "Result" in texts(at.subheader)
+    assert "Result" in texts(at.subheader) and "Inside the runs" in texts(at.subheader)
+    assert any("Gates of" in chart.proto.spec for chart in charts[2:])  # the view: the GRU's gates, not the MLP
+
+
+def test_a_teachers_link_opens_the_lesson_locked_with_its_parts_hidden(runs_dir):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.conftest import APP
+
+    shared = AppTest.from_file(str(APP), default_timeout=120)
+    shared.run()
+    shared.switch_page("pages/lessons.py")
+    # A select box's parameter is the option as shown; a switch's is true or false.
+    shared.query_params.update({"lessons.lesson": "4. LSTM gates", "lessons.teacher.lock": "true",
+                                "lessons.teacher.hide_plan": "true", "lessons.teacher.hide_notice": "true"})
+    shared.run()
+    assert not shared.exception
+    lesson = LESSONS.get("lstm-gates")
+    assert [h.value for h in shared.header] == [lesson.topic]  # this lesson only
+    assert [w.key for w in shared.selectbox] == ["lessons.lesson"]  # no longer experiments
+    assert shared.selectbox(key="lessons.lesson").value == "lstm-gates"  # the picker, in the Teacher menu
+    assert not shared.dataframe  # the settings are hidden
+    assert lesson.notice not in texts(shared.markdown)  # the class guesses first
+    assert shared.latex  # the equations stay
+    assert shared.button(key="lessons.run")
+
+    shared.toggle(key="lessons.teacher.hide_notice").set_value(False).run()  # the teacher reveals it
+    assert lesson.notice in texts(shared.markdown)
+    shared.toggle(key="lessons.teacher.lock").set_value(False).run()
+    assert len(shared.selectbox) > 1  # unlocked: the longer experiments are back
 
 
 def test_runs_of_one_model_are_told_apart_by_the_options_they_differ_in():

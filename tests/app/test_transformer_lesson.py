@@ -1,4 +1,4 @@
-"""The Transformer lesson on its own: the notes' "Hello how are" walk-through, the encoding, the word order."""
+"""The self-attention and positions lessons' untrained parts: the notes' "Hello how are", the encoding, the word order."""
 
 import json
 
@@ -6,9 +6,11 @@ from streamlit.testing.v1 import AppTest
 
 
 def lesson():
-    from seqlab.app.transformer_lesson import transformer_lesson
+    from seqlab.app.positional_view import positional_lesson
+    from seqlab.app.transformer_lesson import notes_walkthrough
 
-    transformer_lesson()
+    notes_walkthrough("lessons.transformer")
+    positional_lesson(key="lessons.transformer.positional")
 
 
 def figures(at) -> dict:

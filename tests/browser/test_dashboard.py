@@ -171,3 +171,53 @@ def test_train_energy_one_epoch_and_look_at_every_page(server):
             _shot(page, "inspect_projector")
         finally:
             browser.close()
+
+
+def _train_by_cli(runs_dir: Path, *args: str) -> None:
+    """A run trained by the CLI into the server's run store (the pages scan it when they open)."""
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
+    done = subprocess.run([sys.executable, "-m", "seqlab", "train", "--runs-dir", str(runs_dir), *args],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_lesson_generate_and_translate(server, tmp_path):
+    """A lesson opened from a link and run, text generated from a language run, a sentence translated."""
+    _train_by_cli(tmp_path / "runs", "--dataset", "pydoc", "--model", "markov", "--set", "tokenizer=char",
+                  "--set", "order=3", "--set", "characters=20000")
+    _train_by_cli(tmp_path / "runs", "--dataset", "numbers_en_de", "--model", "seq2seq", "--epochs", "2",
+                  "--set", "last=99", "--set", "units=16", "--set", "attention=bahdanau")
+    sync_playwright = _requirements()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1440, "height": 2400})
+
+            page.goto(f"{server}/lessons?lessons.lesson=5.+GRU")  # a link to one lesson
+            page.get_by_role("heading", name="GRU", exact=True).wait_for(timeout=PAGE_TIMEOUT)
+            page.locator(".katex").first.wait_for(timeout=PAGE_TIMEOUT)
+            assert page.locator(".katex").count() >= 3  # the GRU cell's equations, rendered
+            page.get_by_role("button", name="Run this lesson").click()
+            page.get_by_text("Inside the runs").wait_for(timeout=TRAIN_TIMEOUT)
+            page.locator(".js-plotly-plot").nth(1).wait_for(timeout=PAGE_TIMEOUT)  # the gates, after the curves
+            _no_exception(page)
+            _shot(page, "lesson_gru")
+
+            page.goto(f"{server}/generate")
+            page.get_by_role("button", name="Generate", exact=True).wait_for(timeout=PAGE_TIMEOUT)
+            page.get_by_role("button", name="Generate", exact=True).click()
+            page.get_by_text("Sample 1").first.wait_for(timeout=PAGE_TIMEOUT)
+            _no_exception(page)
+            _shot(page, "generate")
+
+            page.goto(f"{server}/translate")
+            source = page.get_by_label("Source text", exact=False)
+            source.wait_for(timeout=PAGE_TIMEOUT)
+            source.fill("twenty-one")
+            source.press("Enter")
+            page.get_by_text("Greedy translation").wait_for(timeout=PAGE_TIMEOUT)
+            page.locator(".js-plotly-plot").first.wait_for(timeout=PAGE_TIMEOUT)  # the attention map
+            _no_exception(page)
+            _shot(page, "translate")
+        finally:
+            browser.close()

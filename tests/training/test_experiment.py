@@ -8,7 +8,7 @@ from seqlab.data import load_dataset
 from seqlab.models import build_model
 from seqlab.runs import RunStore
 from seqlab.training import ExperimentSpec, run_experiment
-from seqlab.training.experiment import make_optimizer
+from seqlab.training.optimizer import make_optimizer
 
 TINY = dict(model_options={"units": 4}, data_options={"length": 400, "lookback": 12, "horizon": 4}, batch_size=32)
 

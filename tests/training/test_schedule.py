@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from seqlab.training import ExperimentSpec
-from seqlab.training.experiment import learning_rate, make_optimizer, shuffled_batches, total_steps
+from seqlab.training.experiment import shuffled_batches
+from seqlab.training.optimizer import learning_rate, make_optimizer, total_steps
 
 
 def test_a_spec_saved_before_these_fields_loads_with_the_old_behaviour():

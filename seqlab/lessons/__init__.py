@@ -1,0 +1,58 @@
+"""Lessons: one per topic of the lecture, each a short preset, its equations, one inspection view and what to notice.
+
+A ``Lesson`` names what the Lessons page shows, in this order: a few
+sentences, the equations of its layers (rendered from their docstrings'
+``Equations:`` sections, so the formula on screen is the one beside the
+code), a ``Preset`` sized to finish in at most a minute on a 2-core CPU
+(``seconds`` is the measured time), the one inspection view that makes the
+point (``view``: a name in ``seqlab.app.lesson_views.LESSON_VIEWS``, drawn
+on the lesson's finished runs) and what to notice in it.
+
+The topic modules register their lessons in the lecture's order;
+``LESSONS`` lists them in that order. Each lesson's preset joins
+``seqlab.training.presets.PRESETS`` (a lesson may not take a longer
+experiment's name), so the CLI lists it and trains it:
+``python -m seqlab train --preset <lesson name>``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from seqlab.registry import Registry
+
+if TYPE_CHECKING:  # seqlab.training.presets imports this package to list the lessons' presets
+    from seqlab.training.presets import Preset
+
+
+@dataclass(frozen=True)
+class Lesson:
+    topic: str  # the lecture's topic, as listed on the page ("LSTM gates")
+    text: str  # a few sentences of markdown: the idea, and what the runs compare
+    layers: tuple[str, ...]  # dotted paths of the classes whose `Equations:` are shown
+    preset: Preset  # the runs; its name is the lesson's name (in URLs and the CLI)
+    view: str  # the inspection view drawn on the finished runs (seqlab.app.lesson_views)
+    notice: str  # "what to notice", markdown
+    seconds: float  # measured time for the whole preset on 2 CPU cores, SavedModel export included
+
+    @property
+    def name(self) -> str:
+        return self.preset.name
+
+
+LESSONS: Registry[Lesson] = Registry("lesson")
+
+
+def register_lesson(lesson: Lesson) -> Lesson:
+    """Register ``lesson``; its preset joins ``PRESETS``, so the CLI lists and trains it by its name."""
+    from seqlab.training.presets import PRESETS
+
+    if lesson.name in PRESETS and lesson.name not in LESSONS:
+        raise ValueError(f"lesson {lesson.name!r} has the name of a preset; give it its own.")
+    PRESETS[lesson.name] = lesson.preset
+    return LESSONS.register(lesson.name, lesson)
+
+
+# The topic modules register their lessons, in the lecture's order.
+from seqlab.lessons import recurrent, language  # noqa: E402,F401

@@ -1,0 +1,282 @@
+"""The language, attention and Transformer lessons, in the lecture's order (registered on import).
+
+Each preset is a shrunk copy of a named preset of ``seqlab.training.presets``
+or of the notes' example (fewer epochs or steps, less data, smaller
+networks). ``seconds`` is the wall time of the preset's runs one after
+another, SavedModel export included, measured on the 2-core machine while
+nothing else was training (load average below 2). Every number in a
+lesson's text comes from those runs; the seeds are fixed, so the metrics
+repeat (``python -m seqlab train --preset <lesson name>``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from seqlab.lessons import Lesson, register_lesson
+from seqlab.training.presets import GPT_SHAKESPEARE, Preset, _numbers, _sentiment
+from seqlab.training.spec import ExperimentSpec
+
+EMBEDDING = "seqlab.layers.embedding.learned.LearnedEmbedding"
+ENCODER_BLOCK = "seqlab.layers.transformer.encoder_block.TransformerEncoderBlock"
+DECODER_BLOCK = "seqlab.layers.transformer.decoder_block.TransformerDecoderBlock"
+NUMBERS_LAST = 299  # attention-numbers reads 0..999: a third of them trains in a third of the time
+
+
+def _tokens(tokenizer: str, **data_options) -> ExperimentSpec:
+    # The mean of the embeddings reads nothing but the tokens: the tokeniser is the only difference.
+    return replace(_sentiment("mean_embedding"), data_options={"tokenizer": tokenizer, **data_options})
+
+
+def _numbers_lesson(attention: str) -> ExperimentSpec:
+    # attention-numbers with half the units at twice the rate, 12 epochs instead of 25.
+    return replace(_numbers(attention, units=32), data_options={"last": NUMBERS_LAST}, epochs=12, learning_rate=1e-2)
+
+
+
+
+def _reverse(positions: str) -> ExperimentSpec:
+    # Reversing a string: the first output needs the last input, so the model must know where each token is.
+    return ExperimentSpec(
+        "toy_pairs", "transformer_seq2seq", data_options={"transform": "reverse", "samples": 2000},
+        model_options={"layers": 1, "heads": 2, "width": 32, "ff_units": 64, "positions": positions},
+        epochs=5, batch_size=32, learning_rate=3e-3,
+    )
+
+
+register_lesson(Lesson(
+    topic="Tokenisation and embeddings",
+    text=(
+        "Before a network reads text, a tokeniser cuts it into tokens (characters, words, or BPE's merged pieces), "
+        "each token becomes a one-hot vector $\\mathbf{x}_t$ and the embedding turns it into a learned column "
+        "$\\mathbf{a}_i$ of $A$. The same sentiment classifier, the mean of its tokens' embeddings, is trained "
+        "three times on the movie-review sentences, once per tokeniser: only the tokens differ."
+    ),
+    layers=("seqlab.text.layers.CharTokenizerLayer", "seqlab.text.layers.WordTokenizerLayer",
+            "seqlab.text.layers.BPETokenizerLayer", "seqlab.layers.embedding.one_hot.OneHot", EMBEDDING),
+    preset=Preset(
+        name="tokens-and-embeddings",
+        title="One sentence, three tokenisers: characters, words and BPE under the same classifier",
+        description="The mean of the embeddings on movie_sentiment with character, word and BPE (2,000) tokens.",
+        specs=(_tokens("char", max_tokens=200), _tokens("word"), _tokens("bpe", vocab_size=2000)),
+    ),
+    view="tokens-and-neighbours",
+    notice=(
+        "The sentence is 48 character tokens, 11 word tokens and 14 BPE pieces (“wonderful” becomes “␣wonder” + "
+        "“ful”). Test accuracy: characters 0.59, words 0.80, BPE 0.76: a mean of character vectors has lost the "
+        "words and is barely above chance. The word embedding's nearest neighbours of “wonderful” are words of "
+        "the same sentiment (sadness, delicate, gentle, solid, heartbreaking; cosine 0.995), not synonyms: the "
+        "embedding learned what the task rewards. Every character's neighbours sit at cosine ≈ 0.97: the "
+        "character vectors hardly moved apart."
+    ),
+    seconds=35.3,
+))
+
+register_lesson(Lesson(
+    topic="RNN versus CNN on sentiment",
+    text=(
+        "The notes' exercise: replace the recurrent network of a text classifier by a 1-D CNN. The GRU reads the "
+        "sentence token by token and keeps a state; the CNN slides filters of widths 3, 4 and 5 over it and keeps "
+        "each filter's largest response (max pooling over time). Same data, same budget."
+    ),
+    layers=("seqlab.layers.recurrent.gru.GRUCell", "seqlab.layers.convolution.ParallelConv1D",
+            "seqlab.layers.pooling.MaskedGlobalMaxPooling1D"),
+    preset=Preset(
+        name="rnn-vs-cnn-sentiment",
+        title="Sentiment of movie reviews: a GRU against a 1-D CNN",
+        description="sentiment-rnn-vs-cnn's GRU (32 units) and CNN, 4 epochs each.",
+        specs=(replace(_sentiment("gru", units=32), epochs=4), replace(_sentiment("cnn"), epochs=4)),
+    ),
+    view="contributions-side-by-side",
+    notice=(
+        "Test accuracy: GRU 0.76, CNN 0.77. On the default sentence both say positive (GRU p = 0.91, CNN 0.99), "
+        "but for different reasons: the CNN's max pooling lets one strong n-gram decide (“wonderful” +0.44, "
+        "“great” +0.02), the GRU spreads the credit (“wonderful” +0.22, “great” +0.13). Neither learned that "
+        "“not” turns “great” around (−0.04 and −0.003): “not great .” alone is positive for both (p = 0.62 "
+        "and 0.74)."
+    ),
+    seconds=31.2,
+))
+
+register_lesson(Lesson(
+    topic="Encoder-decoder without and with attention",
+    text=(
+        "English number words into German ones, character by character: “seventy-three” is “dreiundsiebzig”, "
+        "the units before the tens. Without attention the decoder reads the source only through the encoder's "
+        "last state, one vector for the whole number; with Bahdanau's attention it takes a new weighted mean "
+        "of the encoder's states at every step, $\\mathbf{c}_i = \\sum_j a_{ij} \\mathbf{h}_{e,j}$."
+    ),
+    layers=("seqlab.layers.decoder.AttentionDecoder", "seqlab.layers.attention.bahdanau.BahdanauAttention"),
+    preset=Preset(
+        name="encoder-decoder-attention",
+        title="Numbers into German: an encoder-decoder without and with attention",
+        description=f"attention-numbers on the numbers 0 to {NUMBERS_LAST}: a GRU encoder-decoder without "
+                    "attention and with Bahdanau's.",
+        specs=(_numbers_lesson("none"), _numbers_lesson("bahdanau")),
+    ),
+    view="translation-attention",
+    notice=(
+        "Of the 30 held-out numbers the run without attention writes 2 right, the run with attention 16 (token "
+        "accuracy 0.66 against 0.87). Read the first run's mistakes: below 100 it mostly writes the units right "
+        "and the tens as “siebzig” (forty-two → zweiundsiebzig, thirty-nine → neunundsiebzig); every number "
+        "above 100 ends “siebenundsiebzig”. Its one context vector holds the end of the English source, the "
+        "units, and has lost the beginning. Type “two hundred and forty-six” (the attention run writes "
+        "zweihundertsechsundvierzig): writing “sechs” its decoder looks "
+        "at the “six” at the end of the source, writing “vierzig” back at “forty”: the map crosses."
+    ),
+    seconds=75.9,
+))
+
+register_lesson(Lesson(
+    topic="Luong local attention",
+    text=(
+        "Luong's local attention reads a window of $2D + 1$ source positions around a position $p_t$ that the "
+        "decoder predicts from its own state (local-p), weighted by a Gaussian around $p_t$, so each step reads "
+        "a few tokens instead of all of them. Reversing a string, $p_t$ must walk from the last character back "
+        "to the first."
+    ),
+    layers=("seqlab.layers.attention.local.LocalAttention", "seqlab.layers.attention.luong.LuongAttention",
+            "seqlab.layers.attention.attentional_state.AttentionalState"),
+    preset=Preset(
+        name="luong-local-attention",
+        title="Reverse a string with Luong's local attention (local-p, D = 2)",
+        description="toy_pairs (reverse, 2,000 strings of 1 to 8 digits): a GRU encoder-decoder (32 units) with "
+                    "Luong's local-p attention, general score, window half-width D = 2, 20 epochs.",
+        specs=(ExperimentSpec(
+            "toy_pairs", "seq2seq", data_options={"transform": "reverse", "samples": 2000, "max_length": 8},
+            model_options={"units": 32, "attention": "local", "score": "general", "predictive": True,
+                           "half_width": 2},
+            epochs=20, batch_size=32, learning_rate=1e-2,
+        ),),
+    ),
+    view="translation-attention",
+    notice=(
+        "Half of the 200 held-out strings come out exactly reversed (token accuracy 0.74), mostly the short ones. "
+        "The map shows why: on “12345678” the predicted position starts at the last character and steps back "
+        "for the first outputs (p_t = 7.0, 6.6, 6.5), then returns to the end (7.9, 8.0, 8.0, ...) and the "
+        "window with it: the output starts right, “876”, and goes wrong after (87642361). With 20 epochs the "
+        "decoder has learned where to start, not yet how to keep walking; the window outside which every "
+        "weight is 0 is drawn around p_t."
+    ),
+    seconds=53.3,
+))
+
+register_lesson(Lesson(
+    topic="Self-attention and multi-head attention",
+    text=(
+        "In self-attention every token asks every other token (query against key), $a'_{ij} = \\mathbf{q}_i^T "
+        "\\mathbf{k}_j / \\sqrt{d_k}$, and takes the softmax-weighted mean of their values. Multi-head attention "
+        "runs $h$ such heads side by side, each with its own $W^Q, W^K, W^V$ on $d/h$ dimensions. One encoder "
+        "block of four heads classifies the movie-review sentences."
+    ),
+    layers=("seqlab.layers.attention.self_attention.SelfAttention",
+            "seqlab.layers.attention.multi_head.MultiHeadAttention", ENCODER_BLOCK),
+    preset=Preset(
+        name="self-attention-heads",
+        title="Sentiment through one Transformer encoder block of four heads",
+        description="A Transformer encoder (1 block of 4 heads, width 32) on movie_sentiment, 3 epochs.",
+        specs=(ExperimentSpec("movie_sentiment", "transformer",
+                              model_options={"layers": 1, "heads": 4, "width": 32, "ff_units": 64, "dropout": 0.1},
+                              epochs=3, batch_size=64, learning_rate=2e-3),),
+    ),
+    view="attention-heads",
+    notice=(
+        "On “the acting is wonderful” the heads split the work: heads 2 and 4 send 0.71 to 0.89 of every token's "
+        "attention, [CLS]'s included, to “wonderful”, heads 1 and 3 spread theirs with most on “acting” (0.31 to "
+        "0.44); “the” gets almost nothing (0.00 to 0.11). [CLS] is what the classifier reads, so it collects the "
+        "sentence through them. Test accuracy 0.79 after 3 epochs, level with the mean of the embeddings (0.80 in "
+        "the first lesson): on short review sentences one block of attention does not beat a bag of words."
+    ),
+    seconds=32.0,
+))
+
+register_lesson(Lesson(
+    topic="Positional encoding",
+    text=(
+        "Self-attention reads its inputs as a set: permute the tokens and the outputs are permuted, nothing "
+        "else, so “Live to Work” and “Work to Live” read the same. The Transformer adds $\\mathrm{PosEnc}(t)$ "
+        "to the token at position $t$. The same small encoder-decoder Transformer learns to reverse strings of "
+        "digits without positions and with the sinusoidal encoding."
+    ),
+    layers=("seqlab.layers.transformer.positional.SinusoidalPositionalEncoding",
+            "seqlab.layers.transformer_decoder.TransformerDecoder"),
+    preset=Preset(
+        name="positional-encoding",
+        title="Reverse a string: a Transformer without and with positions",
+        description="toy_pairs (reverse, 2,000 strings): a 1-block encoder-decoder Transformer with positions "
+                    "none and sinusoidal.",
+        specs=(_reverse("none"), _reverse("sinusoidal")),
+    ),
+    view="positions",
+    notice=(
+        "Untrained, one encoder block gives “Live to Work” and “Work to Live” the same output vectors without "
+        "positions (they differ by 1e-7, float rounding) and different ones with them (by 0.47). Trained: without "
+        "positions 23 of the 200 held-out strings come out reversed (11.5 %), with the sinusoidal encoding 164 "
+        "(82 %). The run without positions writes the source's digits in the wrong order: “402260” becomes "
+        "“2046”, where the run with positions writes the reverse, “062204”. Its attention map runs mostly along "
+        "the anti-diagonal; the run without positions spreads every row almost evenly (no weight above 0.22)."
+    ),
+    seconds=46.6,
+))
+
+register_lesson(Lesson(
+    topic="BERT masking",
+    text=(
+        "BERT is pre-trained to guess hidden words from both sides: 15 % of the words are chosen, of those 80 % "
+        "become [MASK], 10 % a random word and 10 % stay, and the loss is taken on the chosen ones. It reads "
+        "[CLS] A [SEP] B [SEP] and also guesses at [CLS] whether B follows A. A small BERT pre-trains on the "
+        "movie-review sentences."
+    ),
+    layers=("seqlab.models.bert_layers.SegmentIds", ENCODER_BLOCK, "seqlab.models.bert_layers.NextSentenceAtCLS"),
+    preset=Preset(
+        name="bert-masking",
+        title="A small BERT pre-trained on movie-review sentences",
+        description="movie_reviews_mlm (pairs of at most 32 tokens): 2 encoder blocks of width 32, masked "
+                    "language model and next-sentence prediction, 1 epoch.",
+        specs=(ExperimentSpec("movie_reviews_mlm", "bert", data_options={"max_tokens": 32},
+                              model_options={"layers": 2, "heads": 2, "width": 32, "ff_units": 64},
+                              epochs=1, batch_size=64, learning_rate=2e-3),),
+    ),
+    view="bert-masking",
+    notice=(
+        "The shares are BERT's: over 2,000 maskings of the sentence about 15 % of the words are chosen, and of "
+        "those about 80 % read [MASK], 10 % a random word, 10 % themselves; change the seed for another "
+        "draw, as every training batch gets. A minute of pre-training is far too little: on held-out pairs the "
+        "model guesses 11 % of the hidden words (27 % within its top five) and next-sentence prediction is at "
+        "chance (0.54). Its guesses for the example's blanks are the most frequent tokens, “.”, “,” and “the”, "
+        "each at p ≈ 0.06: what a model guesses before it has learned any context."
+    ),
+    seconds=46.4,
+))
+
+register_lesson(Lesson(
+    topic="GPT generation",
+    text=(
+        "GPT keeps the Transformer's decoder blocks without cross-attention: each position reads itself and what "
+        "came before ($a_{ij} = 0$ for $j > i$) and predicts the next character. Generating, it draws a character "
+        "from that distribution (divided by the temperature, cut to the top $k$), appends it and goes on; the "
+        "key/value cache keeps every block's keys and values, so each new character is one small step."
+    ),
+    layers=(DECODER_BLOCK, "seqlab.layers.transformer.positional.LearnedPositionalEmbedding",
+            "seqlab.layers.transformer.feed_forward.PositionwiseFeedForward"),
+    preset=Preset(
+        name="gpt-generation",
+        title="A small GPT on Shakespeare, character by character",
+        description="gpt-shakespeare shrunk: the first million characters, 2 blocks of width 64, 600 steps.",
+        specs=(replace(GPT_SHAKESPEARE, data_options={**GPT_SHAKESPEARE.data_options, "embedding_dim": 64,
+                                                      "characters": 1_000_000},
+                       model_options={**GPT_SHAKESPEARE.model_options, "layers": 2, "width": 64},
+                       steps=600, epochs=4, warmup_steps=60),),
+    ),
+    view="gpt-generation",
+    notice=(
+        "After 600 steps the held-out loss is 2.40 nats per character (3.47 bits; the full gpt-shakespeare preset "
+        "reaches 1.78 nats): the model has learned the layout (names in capitals, short lines) and short words, "
+        "not yet English. From “ROMEO:” greedy decoding (temperature 0) falls into a loop, “And the the the …”; "
+        "temperature 0.8 writes word-shaped strings (“Wen timy fanol”), top-k 5 cuts the rare characters (“Wat "
+        "thar asendst”), temperature 1.5 lets them in (“LEMt j4mpav”). With the cache 60 greedy characters came "
+        "at 718 per second, recomputing the context every step at 344: 2.1 times faster at this context of 64, "
+        "more for a longer one."
+    ),
+    seconds=44.5,
+))

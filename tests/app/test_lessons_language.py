@@ -1,0 +1,179 @@
+"""The language, attention and Transformer lessons: their order, equations and views, each view drawn on tiny
+versions of its lesson's runs."""
+
+import dataclasses
+import importlib
+import json
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.app.conftest import texts
+from tests.bert_run import bert_world, pretrained_run, runs_root  # noqa: F401  the module's fixture
+from tests.language_run import TINY_TEXT
+
+NAMES = ["tokens-and-embeddings", "rnn-vs-cnn-sentiment", "encoder-decoder-attention", "luong-local-attention",
+         "self-attention-heads", "positional-encoding", "bert-masking", "gpt-generation"]
+
+# Each lesson's specs shrunk to seconds: these options over the lesson's own, one epoch.
+TINY = {
+    "tokens-and-embeddings": ({"max_tokens": 16, "vocab_size": 200}, {}),
+    "rnn-vs-cnn-sentiment": ({"max_tokens": 16}, {"units": 4, "filters": 4}),
+    "encoder-decoder-attention": ({"last": 40}, {"units": 8, "embedding_dim": 8}),
+    "luong-local-attention": ({"samples": 200, "max_length": 5}, {"units": 8, "embedding_dim": 8}),
+    "self-attention-heads": ({"max_tokens": 16}, {"width": 8, "ff_units": 16}),
+    "positional-encoding": ({"samples": 200, "max_length": 5}, {"width": 8, "ff_units": 16}),
+    "gpt-generation": (TINY_TEXT, {"width": 8, "heads": 2, "layers": 1}),
+}
+
+
+def lesson(name: str):
+    from seqlab.lessons import LESSONS
+
+    return LESSONS.get(name)
+
+
+def tiny(name: str) -> list:
+    """The lesson's specs, one epoch each on the tiny options (GPT on the pydoc text, always here)."""
+    from seqlab.models import get_architecture
+
+    data, model = TINY[name]
+    specs = []
+    for spec in lesson(name).preset.specs:
+        known = get_architecture(spec.model).defaults
+        specs.append(dataclasses.replace(
+            spec, dataset="pydoc" if spec.model == "gpt" else spec.dataset,
+            data_options={**({} if spec.model == "gpt" else spec.data_options), **data},
+            model_options={**spec.model_options, **{k: v for k, v in model.items() if k in known}},
+            epochs=1, steps=0, early_stopping=0, jit_compile=False, steps_per_execution=1,
+        ))  # fmt: skip
+    return specs
+
+
+def draw(view: str, run_ids: list[str], root: str) -> None:
+    import importlib
+
+    import streamlit as st
+
+    from seqlab.app.lesson_views import LESSON_VIEWS
+    from seqlab.runs import RunStore
+
+    importlib.import_module("seqlab.app.lesson_views_language")  # registers the views
+    store, link = RunStore(root), st.page_link
+    st.page_link = lambda *args, **kwargs: None  # a lone function has no pages to link to
+    try:
+        LESSON_VIEWS.get(view)([store.read(i) for i in run_ids], "lesson")
+    finally:
+        st.page_link = link
+
+
+@pytest.fixture
+def shown(bert_world, monkeypatch):  # noqa: F811  the fake movie reviews and BERT's run, for the whole module
+    """``shown(name)``: the lesson's view drawn on its tiny runs, trained in the BERT run's store."""
+    from seqlab.runs import RunStore
+    from seqlab.training import run_experiment
+
+    monkeypatch.setenv("SEQLAB_CACHE", str(runs_root(bert_world).parent / "cache"))  # over the autouse one
+    store = RunStore(runs_root(bert_world))
+
+    def _shown(name: str) -> AppTest:
+        if name == "bert-masking":
+            ids = [pretrained_run(bert_world).run_id]
+        else:
+            ids = [run_experiment(spec, store=store).run_id for spec in tiny(name)]
+        at = AppTest.from_function(draw, args=(lesson(name).view, ids, str(store.root)), default_timeout=120).run()
+        assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
+        return at
+
+    return _shown
+
+
+def chart_titles(at) -> list[str]:
+    return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+
+
+def test_the_lessons_follow_the_lectures_order_with_equations_and_views():
+    from seqlab.app.lesson_views import LESSON_VIEWS
+    from seqlab.layers.docs import equations
+    from seqlab.lessons import LESSONS
+
+    importlib.import_module("seqlab.app.lesson_views_language")  # registers the views
+    registered = LESSONS.names()
+    assert [n for n in registered if n in NAMES] == NAMES
+    for name in NAMES:
+        each = lesson(name)
+        assert each.notice and each.text and each.seconds > 0, name
+        for path in each.layers:
+            module, cls = path.rsplit(".", 1)
+            assert equations(getattr(importlib.import_module(module), cls)), path
+        assert each.view in LESSON_VIEWS
+
+
+@pytest.mark.slow
+def test_tokens_view_cuts_one_sentence_three_ways_with_neighbours(shown):
+    at = shown("tokens-and-embeddings")
+    assert [m.value for m in at.markdown if m.value.startswith("#####")] == [
+        "##### char tokens", "##### word tokens", "##### bpe tokens"]
+    assert len(at.dataframe) == 3
+    for table in at.dataframe:
+        assert table.value["cosine"].iloc[0] == pytest.approx(1.0)  # the token itself first
+        assert np.all(np.diff(table.value["cosine"]) <= 1e-9)
+
+
+@pytest.mark.slow
+def test_rnn_and_cnn_answer_the_same_sentence_with_contributions(shown):
+    at = shown("rnn-vs-cnn-sentiment")
+    assert [m.value for m in at.markdown if m.value.startswith("#####")] == ["##### GRU", "##### 1-D CNN"]
+    assert chart_titles(at).count("Contribution of each token (integrated gradients)") == 2
+
+
+@pytest.mark.slow
+def test_translations_without_and_with_attention(shown):
+    at = shown("encoder-decoder-attention")
+    assert [m.label for m in at.metric] == ["Greedy translation"] * 2
+    assert "This model has no attention" in texts(at.info)
+    assert len(at.get("plotly_chart")) == 1, "one attention map: the run with attention"
+    assert sum("Test translations" in m.value for m in at.markdown) == 2
+
+
+@pytest.mark.slow
+def test_local_attention_draws_its_window(shown):
+    at = shown("luong-local-attention")
+    assert len(at.get("plotly_chart")) == 1
+    assert "predicted position p_t" in texts(at.caption)
+
+
+@pytest.mark.slow
+def test_heads_and_the_notes_walkthrough(shown):
+    at = shown("self-attention-heads")
+    titles = chart_titles(at)
+    assert any(t.startswith("All 4 heads") for t in titles), titles
+    assert "Scaled dot-product attention on “Hello how are” with the causal mask" in titles
+
+
+@pytest.mark.slow
+def test_positions_word_order_and_both_runs(shown):
+    at = shown("positional-encoding")
+    assert list(at.dataframe[0].value["the two orders read"]) == ["the same (a bag of words)", "differently"]
+    assert [m.label for m in at.metric] == ["Greedy translation"] * 2
+
+
+@pytest.mark.slow
+def test_bert_masks_in_the_papers_shares_and_fills_blanks(shown):
+    at = shown("bert-masking")
+    shares = at.dataframe[1].value.set_index("share")["measured"]
+    assert 0.12 < shares["chosen of the words"] < 0.18
+    assert 0.75 < shares["of the chosen: [MASK]"] < 0.85
+    assert 0.06 < shares["of the chosen: kept"] < 0.14
+    assert "Best guess:" in texts(at.markdown)
+
+
+@pytest.mark.slow
+def test_gpt_generates_and_times_its_cache(shown):
+    at = shown("gpt-generation")
+    assert any('title="p = ' in h.proto.body for h in at.get("html"))
+    at.button(key="lesson.time").click().run()
+    assert not at.exception and not at.error
+    rates = at.dataframe[0].value["tokens per second"]
+    assert len(rates) == 2 and (rates > 0).all()
