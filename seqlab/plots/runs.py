@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import plotly.graph_objects as go
 
 from seqlab.plots.style import COLORS, axis_title, base_layout
@@ -35,7 +37,9 @@ def runs_comparison(
     values = [v for v in (*model_error, *baseline_error) if v == v]  # NaN left out
     log_y = log_y and bool(values) and min(values) > 0
     if log_y:
-        fig.update_yaxes(title_text=axis_title(f"test {metric}", unit) + ", log scale", type="log")
+        # A log axis's bars rise from its bottom: half a decade under the smallest value keeps the winner's visible.
+        fig.update_yaxes(title_text=axis_title(f"test {metric}", unit) + ", log scale", type="log",
+                         range=[math.log10(min(values)) - 0.5, math.log10(max(values)) + 0.1])
         label_log_ticks(fig, values)
     else:
         fig.update_yaxes(title_text=axis_title(f"test {metric}", unit), rangemode="tozero")

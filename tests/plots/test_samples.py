@@ -57,6 +57,9 @@ def test_class_probabilities_and_runs_comparison():
     fig = runs_comparison(["a", "b"], [0.3, 0.2], [0.33, 0.33], metric="MAE", unit="GW")
     assert [t.name for t in fig.data] == ["model", "best baseline"]
     assert fig.layout.yaxis.title.text == "test MAE (GW)"
+    fig = runs_comparison(["gru"], [0.001], [0.18], metric="MSE", log_y=True)
+    bottom, top = fig.layout.yaxis.range
+    assert bottom <= np.log10(0.001) - 0.5 and top >= np.log10(0.18)  # the winner's bar is half a decade tall
 
 
 def test_sample_preview_draws_an_image_upright():
