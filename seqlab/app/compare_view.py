@@ -106,8 +106,10 @@ def curve_title(runs: list[Run], key: str) -> str:
 
 
 def curves_figure(runs: list[Run], key: str, x: str = "epoch", log_y: bool = True) -> go.Figure:
-    """One line per run of ``key`` over epochs or training seconds, coloured by run, named by model and run."""
-    curves = {f"{model_title(r.meta.model)} · {r.run_id}": curve(r, key, x) for r in runs}
+    """One line per run of ``key`` over epochs or training seconds, coloured by run, named by the run's name
+    (when it has one), model and id."""
+    curves = {(f"{r.name} · " if r.name else "") + f"{model_title(r.meta.model)} · {r.run_id}": curve(r, key, x)
+              for r in runs}
     title = curve_title(runs, key)
     positive = all(v > 0 for _, ys in curves.values() for v in ys)
     over = "per epoch" if x == "epoch" else "over training time"

@@ -156,3 +156,15 @@ def test_curves_share_keys_and_skip_missing_values(tiny_runs):
         assert curve(run, "loss") == ([1], [run.history["epoch"][0]["loss"]])
     finally:
         run.history["epoch"].pop()
+
+
+def test_curves_are_named_by_the_runs_name_when_it_has_one(tiny_runs):
+    from types import SimpleNamespace
+
+    from seqlab.app.compare_view import curves_figure
+
+    run = tiny_runs["mlp"]
+    named = SimpleNamespace(name="wide mlp", meta=run.meta, run_id=run.run_id, history=run.history, spec=run.spec)
+    fig = curves_figure([named, tiny_runs["lstm"]], "loss")
+    assert fig.data[0].name.startswith("wide mlp · ") and run.run_id in fig.data[0].name
+    assert not fig.data[1].name.startswith(" · ")  # an unnamed run: model and id only
