@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from seqlab.app.results import differing_options, model_title
+import streamlit as st
+
+from seqlab.app import cache
+from seqlab.app.results import differing_options, model_title, run_options
 from seqlab.registry import Registry
 
 LESSON_VIEWS: Registry[Callable] = Registry("lesson view")
@@ -35,6 +38,22 @@ def model_label(model: str, options: dict, others: list[dict]) -> str:
     """The model's title; beside runs of the same model (their ``options``), also the options it differs in."""
     extra = differing_options(options, others)
     return f"{model_title(model)}{f' · {extra}' if extra else ''}"
+
+
+def run_title(run, runs: list) -> str:
+    """The run's model, and the options in which it differs from the lesson's other runs of that model."""
+    twins = [run_options(r) for r in runs if r is not run and r.meta.model == run.meta.model]
+    return model_label(run.meta.model, run_options(run), twins)
+
+
+def run_dataset(run):
+    """The run's dataset (cached), or ``None`` after a warning that names the problem."""
+    try:
+        return cache.dataset(run.spec["dataset"], run.spec.get("data_options", {}))
+    except (KeyError, ValueError, RuntimeError, OSError) as err:
+        st.warning(f"The dataset of run `{run.run_id}` cannot be loaded ({err}): run the lesson again.",
+                   icon=":material/warning:")
+        return None
 
 
 # The topic modules register their views (after LESSON_VIEWS exists: they import it).

@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import cache, classify_view, embeddings_view, fill_in_view, generate_view, results, translate_view
+from seqlab.app import cache, classify_view, embeddings_view, fill_in_view, generate_view, translate_view
 from seqlab.app.attention_view import attention_view
-from seqlab.app.lesson_views import lesson_view
+from seqlab.app.lesson_views import lesson_view, run_dataset, run_title
 from seqlab.app.pairs_view import translations_view
 from seqlab.app.positional_view import positional_lesson
 from seqlab.app.transformer_lesson import notes_walkthrough
@@ -36,19 +36,7 @@ CACHE_TOKENS = 60  # greedy tokens timed with and without the key/value cache
 
 
 def heading(run: Run, runs: list[Run]) -> None:
-    """The run's model, and the options in which it differs from the lesson's other runs of that model."""
-    twins = [results.run_options(r) for r in runs if r is not run and r.meta.model == run.meta.model]
-    extra = results.differing_options(results.run_options(run), twins)
-    st.markdown(f"##### {results.model_title(run.meta.model)}{f' · {extra}' if extra else ''}")
-
-
-def run_data(run: Run):
-    """The run's dataset, or ``None`` after a warning (a view then works on typed text alone)."""
-    try:
-        return cache.dataset(run.spec["dataset"], run.spec.get("data_options", {}))
-    except (KeyError, ValueError, RuntimeError, OSError) as err:
-        st.warning(f"The dataset of run `{run.run_id}` cannot be loaded ({err}).", icon=":material/warning:")
-        return None
+    st.markdown(f"##### {run_title(run, runs)}")
 
 
 # ---------------------------------------------------------------- tokenisation and embeddings
@@ -119,7 +107,7 @@ def crossing_pair(data) -> int:
 @lesson_view("translation-attention")
 def translation_attention(runs: list[Run], key: str) -> None:
     """A typed source through every run (greedy), with its attention map; then the held-out numbers it missed."""
-    data = run_data(runs[0])
+    data = run_dataset(runs[0])
     source = translate_view.typed_text(runs[0], data, crossing_pair(data), key)
     if source is None:
         return
@@ -148,7 +136,7 @@ def attention_heads(runs: list[Run], key: str) -> None:
     run = runs[-1]
     text = st.text_input("Sentence (short: the walk-through writes every score)", "the acting is wonderful",
                          key=f"{key}.text", max_chars=classify_view.MAX_CHARS)
-    data = run_data(run)
+    data = run_dataset(run)
     sentence = classify_view.read_sentence(run, text, "", None) if text.strip() else None
     if sentence is None or data is None:
         st.info("Type a sentence to look inside the model.")

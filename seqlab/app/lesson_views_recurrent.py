@@ -22,30 +22,13 @@ from seqlab.app.inspect_view import (
     sample_outcome,
     traced_layers,
 )
-from seqlab.app.lesson_views import lesson_view, model_label
+from seqlab.app.lesson_views import lesson_view, run_dataset, run_title
 from seqlab.data import SequenceData
 from seqlab.inspect import HMMTrace, Trace
 from seqlab.plots import gradient_norms, hmm_posteriors, state_heatmap, transition_matrix
 from seqlab.plots.forecast_page import forecast_with_bands
 from seqlab.runs import Run
 from seqlab.tasks import get_task
-
-
-def _data(run: Run) -> SequenceData | None:
-    try:
-        return cache.dataset(run.spec["dataset"], run.spec.get("data_options", {}))
-    except (KeyError, ValueError, RuntimeError, OSError) as err:
-        st.error(f"Cannot load the data of run `{run.run_id}`: {err}. Run the lesson again.")
-        return None
-
-
-def _options(run: Run) -> dict:
-    return {**run.spec.get("data_options", {}), **run.spec.get("model_options", {})}
-
-
-def _label(run: Run, runs: list[Run]) -> str:
-    """The run's model, and the options in which it differs from the lesson's other runs of that model."""
-    return model_label(run.meta.model, _options(run), [_options(r) for r in runs if r.meta.model == run.meta.model])
 
 
 def _traced(runs: list[Run], key: str, missing: str) -> tuple[Run, SequenceData, InspectInput, Trace] | None:
@@ -55,7 +38,7 @@ def _traced(runs: list[Run], key: str, missing: str) -> tuple[Run, SequenceData,
         st.info(missing)
         return None
     run = runs[0]
-    data = _data(run)
+    data = run_dataset(run)
     if data is None:
         return None
     count = len(data.splits["test"])
@@ -105,10 +88,10 @@ def hmm_states(runs: list[Run], key: str) -> None:
 
 def _forecasts(runs: list[Run], key: str, title: str) -> None:
     """Every forecast run's saved test forecast from one origin (a slider), against what happened."""
-    data = _data(runs[0])
+    data = run_dataset(runs[0])
     if data is None:
         return
-    predictions = {_label(run, runs): cache.predictions(run) for run in runs}
+    predictions = {run_title(run, runs): cache.predictions(run) for run in runs}
     origins = next(iter(predictions.values()))["origin"]
     i = results.pick_test_item(runs[0], data, len(origins), key=f"{key}.origin")
     origin, horizon = int(origins[i]), data.horizon
@@ -143,7 +126,7 @@ def day_ahead(runs: list[Run], key: str) -> None:
 @lesson_view("gradients-through-time")
 def gradients_through_time(runs: list[Run], key: str) -> None:
     """‖∂L/∂hₜ‖ of every run on one test sequence, on one chart: how far back each cell's gradient reaches."""
-    data = _data(runs[0])
+    data = run_dataset(runs[0])
     if data is None:
         return
     test = data.splits["test"]
@@ -157,7 +140,7 @@ def gradients_through_time(runs: list[Run], key: str) -> None:
         except (ValueError, NotImplementedError, OSError) as err:
             st.warning(f"Cannot differentiate run `{run.run_id}` through time: {err}")
             continue
-        label = _label(run, runs)
+        label = run_title(run, runs)
         norms[label] = grads.layers[0].norms
         spreads.append(f"{label} {gradient_spread(grads.layers[0].norms)}")
     if not norms:
@@ -227,5 +210,5 @@ def directions(runs: list[Run], key: str) -> None:
                "\"march twenty twenty-three\", which only the text after it tells.")
     for column, run in zip(st.columns(len(runs)), runs):
         with column:
-            st.markdown(f"**{_label(run, runs)}**")
+            st.markdown(f"**{run_title(run, runs)}**")
             sample_outcome(run, data, cache.run_trace(run, inp.x, inp.time).outputs, inp.y_true)
