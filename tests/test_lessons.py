@@ -23,21 +23,13 @@ def test_the_recurrent_lessons_open_the_lecture_in_its_order():
     ]
 
 
-# The lessons known to miss the minute (README: compiling and exporting take most of it).
-OVER_A_MINUTE = {"encoder-decoder-attention"}
-
-
-def test_only_the_known_lessons_take_over_a_minute():
-    assert {lesson.name for lesson in LESSONS.list() if lesson.seconds > 60} == OVER_A_MINUTE
-
-
 @pytest.mark.parametrize("name", LESSONS.names())
 def test_every_lesson_is_complete(name):
     lesson = LESSONS.get(name)
     assert lesson.topic and lesson.text and lesson.notice and "TODO" not in lesson.notice
     assert lesson.layers and all(equations(layer_class(path)) for path in lesson.layers)
     assert lesson.view in LESSON_VIEWS
-    assert 0 < lesson.seconds <= (90 if name in OVER_A_MINUTE else 60)  # measured on 2 CPU cores
+    assert 0 < lesson.seconds <= 60  # measured on 2 CPU cores
     assert get_preset(name) is lesson.preset  # the CLI trains it by the lesson's name
     for spec in lesson.preset.specs:
         spec.resolved()

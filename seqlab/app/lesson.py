@@ -10,7 +10,7 @@ switches (``teacher_controls``) live in the link like every setting.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 import streamlit as st
@@ -25,6 +25,7 @@ from seqlab.layers.docs import equations
 from seqlab.lessons import LESSONS, Lesson
 from seqlab.models import get_architecture
 from seqlab.plots import validation_curves
+from seqlab.run_name import read_name
 from seqlab.runs import Run
 from seqlab.training.jobs import Job
 from seqlab.training.presets import PRESETS, Preset
@@ -110,6 +111,14 @@ def show_progress(preset: Preset, jobs: list[Job]) -> None:
     st.fragment(progress_panel, run_every=POLL_SECONDS)(preset.name, [job.job_id for job in jobs])
 
 
+def named_now(run: Run) -> Run:
+    """The run under its name as it is now: it may have been renamed on Models since it finished."""
+    try:
+        return replace(run, name=read_name(run.path))
+    except ValueError:  # a damaged name file: Models lists the run as broken and says why
+        return run
+
+
 def show_results(jobs: list[Job], key: str = "lesson") -> None:
     """The overlaid curves, then each finished run against its best baseline (as on Models)."""
     figures.show(curves_figure(jobs), key=f"{key}.curves.final")
@@ -120,12 +129,14 @@ def show_results(jobs: list[Job], key: str = "lesson") -> None:
             st.info(f"{model_title(job.spec.model)}: run `{job.run.run_id}` was deleted.")
         elif job.run.status == "diverged":
             st.warning(f"{model_title(job.spec.model)}: {diverged_text(job.run)}", icon=":material/warning:")
-    table = results.runs_table([job.run for job in jobs if job.run is not None and job.run.exists()])
+    table = results.runs_table([named_now(job.run) for job in jobs if job.run is not None and job.run.exists()])
     if not len(table):
         return
+    named = ["name"] if table["name"].astype(bool).any() else []  # a run renamed on Models shows its name
     st.dataframe(
         table, hide_index=True, width="stretch",
-        column_order=["model", "status", "epochs", "metric", "test", "best baseline", "skill", "train s", "run"],
+        column_order=["model", *named, "status", "epochs", "metric", "test", "best baseline", "skill", "train s",
+                      "run"],
         column_config=results.RUN_COLUMNS,
     )
     if table["metric"].nunique() == 1:

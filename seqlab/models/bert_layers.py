@@ -170,14 +170,27 @@ class MaskedLMModel(TaskModel):
         self.mlm_loss_tracker = keras.metrics.Mean(name="mlm_loss")
         self.nsp_loss_tracker = keras.metrics.Mean(name="nsp_loss")
 
-    def train_step(self, data):
+    def train_step(self, *args):
+        *state, data = args  # TensorFlow's step takes the batch; JAX's takes the model's state first
         x, y, sample_weight = keras.utils.unpack_x_y_sample_weight(data)
+        if not state:
+            return super().train_step(self.masked_batch(x, y, sample_weight))
+        # JAX's step is a pure function: the seed generator's state is one of the non-trainable values it
+        # is given, so the masking draws from it inside a stateless scope and hands its new value on.
+        trainable, non_trainable, optimizer_variables, metrics_variables = state[0]
+        with keras.StatelessScope(state_mapping=list(zip(self.non_trainable_variables, non_trainable))) as scope:
+            batch = self.masked_batch(x, y, sample_weight)
+        non_trainable = [scope.get_current_value(v) for v in self.non_trainable_variables]
+        return super().train_step((trainable, non_trainable, optimizer_variables, metrics_variables), batch)
+
+    def masked_batch(self, x, y, sample_weight):
+        """The batch with 15 % of its candidate words masked anew, and the targets of only those."""
         y = ops.cast(y, "int32")
         candidates = ops.concatenate([ops.zeros_like(y[:, :1], dtype="bool"), ops.not_equal(y[:, 1:], PAD_ID)], 1)
         masked, chosen = mask_tokens(x, candidates, self.masking_seed, vocab_size=self.outputs[0].shape[-1],
                                      mask_id=MASK_ID, first_word_id=FIRST_WORD_ID)
         targets = ops.concatenate([y[:, :1], ops.where(chosen, y, PAD_ID)[:, 1:]], axis=1)
-        return super().train_step((masked, targets, sample_weight))
+        return masked, targets, sample_weight
 
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         y = ops.cast(y, "int32")

@@ -36,17 +36,15 @@ GENERATE_ENDPOINT = "generate"
 
 def export_with_text(model: keras.Model, data: SequenceData, path: Path) -> None:
     """Write the SavedModel of a language run with its three endpoints (module docstring)."""
-    import keras
     import tensorflow as tf
-    from keras.src.export.saved_model import get_input_signature  # what model.export uses for ``serve``
 
+    from seqlab.tasks.task import serve_archive
     from seqlab.tasks.text_inputs import tokenizer_of
     from seqlab.text import PAD_ID
     from seqlab.text.layers import tokenizer_layer
 
     lookback = data.lookback
-    archive = keras.export.ExportArchive()
-    archive.track_and_add_endpoint("serve", model, get_input_signature(model))
+    archive = serve_archive(model)
     tokenize = tokenizer_layer(tokenizer_of(data), sequence_length=lookback, keep="last")
     archive.track(tokenize)  # its lookup table travels with the SavedModel
 

@@ -30,18 +30,16 @@ FILL_TOP_K = 5
 
 def export_fill(model: keras.Model, data: SequenceData, path: Path) -> None:
     """Write the SavedModel with ``serve`` and ``fill`` (module docstring)."""
-    import keras
     import tensorflow as tf
-    from keras.src.export.saved_model import get_input_signature  # what model.export uses for ``serve``
 
     from seqlab.data.bert_pretraining import CLS_ID, FIRST_WORD_ID, MASK_ID, SEP_ID
     from seqlab.tasks.masked_lm import bert_tokenizer_of
+    from seqlab.tasks.task import serve_archive
     from seqlab.text import MASK, PAD_ID
     from seqlab.text.layers import tokenizer_layer
 
     tokenizer, length = bert_tokenizer_of(data), data.lookback
-    archive = keras.export.ExportArchive()
-    archive.track_and_add_endpoint("serve", model, get_input_signature(model))
+    archive = serve_archive(model)
     tokenize = tokenizer_layer(tokenizer)
     archive.track(tokenize)  # its lookup table travels with the SavedModel
     vocab = tf.constant(tokenizer.vocab)

@@ -30,14 +30,12 @@ def export_sequence(model: keras.Model, data: SequenceData, path: Path) -> None:
     if data.tokenizer is None:
         export_serve(model, data, path)
         return
-    import keras
     import tensorflow as tf
-    from keras.src.export.saved_model import get_input_signature  # what model.export uses for ``serve``
 
+    from seqlab.tasks.task import serve_archive
     from seqlab.text.layers import tokenizer_layer
 
-    archive = keras.export.ExportArchive()
-    archive.track_and_add_endpoint("serve", model, get_input_signature(model))
+    archive = serve_archive(model)
     tokenize = tokenizer_layer(data.tokenizer, sequence_length=data.lookback, keep="first")
     archive.track(tokenize)  # its lookup table travels with the SavedModel
 

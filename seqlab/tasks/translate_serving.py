@@ -29,30 +29,34 @@ TRANSLATE_ENDPOINT = "translate"
 
 
 def export_translator(model: keras.Model, data: SequenceData, path: Path) -> None:
-    import keras
     import tensorflow as tf
-    from keras.src.export.saved_model import get_input_signature  # what model.export uses for ``serve``
 
     from seqlab.models.decoder_steps import decoder_steps  # here: the models import the tasks
+    from seqlab.tasks.task import serve_archive
     from seqlab.tasks.translate import EOS_ID, START_ID, target_tokenizer_of, translate_inputs
     from seqlab.text import PAD_ID
     from seqlab.text.layers import tokenizer_layer
 
     steps, target, length = decoder_steps(model), target_tokenizer_of(data), data.horizon
     carried = steps.carried()
-    archive = keras.export.ExportArchive()
-    archive.track_and_add_endpoint("serve", model, get_input_signature(model))
+    archive = serve_archive(model)
     vocabulary = tf.constant(target.vocab)
     source_spec = translate_inputs(data)[0]
     source_signature = tf.TensorSpec([None, *source_spec.shape], source_spec.dtype)
 
     def greedy(source):
-        state, previous, written = steps.first(source), tf.fill([tf.shape(source)[0]], START_ID), []
-        for t in range(length):  # unrolled: L steps of the greedy decoder
+        def step(t, previous, ids, state):
             probabilities, state = steps.next(previous, state, t)
             previous = tf.cast(tf.argmax(probabilities, axis=-1), tf.int32)
-            written.append(previous)
-        ids = tf.stack(written, axis=1)  # (N, L)
+            return t + 1, previous, tf.concat([ids, previous[:, None]], axis=1), state
+
+        n, state = tf.shape(source)[0], steps.first(source)
+        start = (tf.constant(0), tf.fill([n], START_ID), tf.zeros([n, 0], tf.int32), state)
+        # A loop in the graph, not L unrolled steps: the decoder is traced once, not L times. The ids written
+        # grow by a column per step; the carried state keeps its shapes (a Transformer's caches are full-size).
+        shapes = (tf.TensorShape([]), tf.TensorShape([None]), tf.TensorShape([None, None]),
+                  tf.nest.map_structure(lambda x: x.shape, state))
+        _, _, ids, _ = tf.while_loop(lambda t, *_: t < length, step, start, shape_invariants=shapes)  # (N, L)
         before_eos = tf.cumsum(tf.cast(ids == EOS_ID, tf.int32), axis=1) == 0
         tokens = tf.where(before_eos & (ids != PAD_ID), tf.gather(vocabulary, ids), "")  # as Tokenizer.decode
         return tf.strings.reduce_join(tokens, axis=1, separator=target.joiner)

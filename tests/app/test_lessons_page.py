@@ -7,6 +7,7 @@ import json
 import pytest
 
 from seqlab.lessons import LESSONS
+from seqlab.runs import RunStore
 from seqlab.training import ExperimentSpec
 from seqlab.training.presets import PRESETS, Preset
 from tests.app.conftest import all_done, jobs, run_until, texts
@@ -57,6 +58,7 @@ def test_running_a_lesson_trains_each_run_compares_them_and_looks_inside(open_pa
     assert results["run"].tolist() == [j.run.run_id for j in jobs(at)]
     assert set(results["metric"]) == {"MAE"}  # the task's own metric, as on Models (sine has no unit)
     assert (results["train s"] > 0).all()
+    assert "name" not in at.dataframe[1].proto.column_order  # no run has a name: no empty column
     charts = at.get("plotly_chart")
     curves = charts[0].proto.spec
     assert "Windowed MLP" in curves and "GRU (job" in curves
@@ -65,6 +67,11 @@ def test_running_a_lesson_trains_each_run_compares_them_and_looks_inside(open_pa
     assert compare["type"] == "log" and "log scale" in compare["title"]["text"]  # a huge bar hides no winner
     assert "Result" in texts(at.subheader) and "Inside the runs" in texts(at.subheader)
     assert any("Gates of" in chart.proto.spec for chart in charts[2:])  # the view: the GRU's gates, not the MLP
+
+    RunStore().rename(jobs(at)[1].run.run_id, "gates at width 4")  # renamed on Models: the lesson shows it
+    at.run()
+    assert "name" in at.dataframe[1].proto.column_order
+    assert at.dataframe[1].value["name"].tolist() == ["", "gates at width 4"]
 
 
 def test_a_teachers_link_opens_the_lesson_locked_with_its_parts_hidden(runs_dir):
