@@ -1,6 +1,7 @@
 """Does longer BERT pre-training pay? Pre-train with Keras's JAX backend (on a GPU), fine-tune from checkpoints.
 
-    KERAS_BACKEND=jax python -m bench.bert_jax [--checkpoints 10,50,200] [--seeds 3] [--width 64] [--layers 2]
+    KERAS_BACKEND=jax python -m bench.bert_jax [--checkpoints 10,50,200] [--seeds 3] [--vocab-size 10000]
+        [--pooling cls,mean] [--width 64] [--layers 2]
 
 ``bench.bert_sentiment`` runs the same comparison through ``run_experiment``
 on a CPU, where 6 epochs of pre-training take 18 minutes. Here the same
@@ -9,9 +10,12 @@ pre-training on ``movie_reviews_mlm`` (masked anew at every batch by
 ``MaskedLMModel``'s step), paused at each checkpoint epoch to report the
 held-out masked-LM accuracy and to fine-tune a ``movie_sentiment`` classifier
 from the encoder as it stands; the same classifier from random weights is
-the reference. Each fine-tuning (and each from-scratch run) is repeated over
-``--seeds`` seeds, with early stopping on the validation loss (patience 2,
-best weights kept); the table gives the mean and spread of test accuracy.
+the reference. ``--pooling`` picks how the classifier reads the sentence
+(BERT's pooler on z_[CLS], the mean of the tokens' vectors, or both). Each
+fine-tuning (and each from-scratch run) is repeated over ``--seeds`` seeds,
+with early stopping on the validation loss (patience 2, best weights kept);
+the table gives the mean and spread of test accuracy. Print as it goes,
+unbuffered (``python -u``), where a time limit may cut it short.
 (TF-IDF + logistic regression, the classical peer, needs scikit-learn:
 ``python -m bench.movie_sentiment`` measures it, 0.807.)
 """
@@ -39,13 +43,14 @@ from seqlab.training import ExperimentSpec  # noqa: E402
 from seqlab.training.optimizer import compile_model  # noqa: E402
 
 
-def fine_tune(data, sizes: dict, encoder, tokenizer, args, seed: int) -> float:
+def fine_tune(data, sizes: dict, encoder, tokenizer, args, seed: int, pooling: str = "cls") -> float:
     """Test accuracy of a BERT classifier on ``data``: from ``encoder``'s weights, or from scratch (None)."""
     keras.utils.set_random_seed(seed)
     # The classifier copies the encoder's layers from a pre-training run; here that model is in this process.
     bert.pretrained_run = lambda run_id: (encoder, tokenizer)
-    spec = ExperimentSpec(data.name, "bert", {}, {**sizes, "pretrained": "this process" if encoder else ""},
-                          epochs=args.epochs, batch_size=64, learning_rate=args.fine_tune_lr, seed=seed).resolved()
+    options = {**sizes, "pooling": pooling, "pretrained": "this process" if encoder else ""}
+    spec = ExperimentSpec(data.name, "bert", {}, options, epochs=args.epochs, batch_size=64,
+                          learning_rate=args.fine_tune_lr, seed=seed).resolved()
     model = compile_model(build_model("bert", data, spec.model_options), spec, data)
     train, val, test = (data.splits[s] for s in ("train", "val", "test"))
     model.fit(train.x, train.y, validation_data=(val.x, val.y), epochs=args.epochs, batch_size=64, verbose=0,
@@ -56,23 +61,26 @@ def fine_tune(data, sizes: dict, encoder, tokenizer, args, seed: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--checkpoints", default="10,50,200", help="pre-training epochs at which to fine-tune")
+    parser.add_argument("--checkpoints", default="10,50,200",
+                        help="pre-training epochs at which to fine-tune (none: only the classifiers from scratch)")
     parser.add_argument("--seeds", type=int, default=3, help="fine-tuning runs per checkpoint (and from scratch)")
     parser.add_argument("--epochs", type=int, default=10, help="fine-tuning epochs at most")
     parser.add_argument("--width", type=int, default=64)
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--heads", type=int, default=4)
+    parser.add_argument("--vocab-size", type=int, default=0, help="pre-training vocabulary (0: the dataset's 5,000)")
     parser.add_argument("--batch", type=int, default=64, help="pre-training batch")
     parser.add_argument("--learning-rate", type=float, default=1e-3, help="pre-training")
     parser.add_argument("--fine-tune-lr", type=float, default=3e-4)
+    parser.add_argument("--pooling", default="cls", help="the classifier's: cls, mean, or both (cls,mean)")
     args = parser.parse_args()
-    checkpoints = sorted(int(c) for c in args.checkpoints.split(","))
+    checkpoints = sorted(int(c) for c in args.checkpoints.split(",") if c.strip() not in ("", "none"))
     sizes = {"layers": args.layers, "heads": args.heads, "width": args.width, "ff_units": 4 * args.width}
 
-    corpus = load_dataset("movie_reviews_mlm")
+    corpus = load_dataset("movie_reviews_mlm", **({"vocab_size": args.vocab_size} if args.vocab_size else {}))
     sentiment = load_dataset("movie_sentiment")
-    spec = ExperimentSpec("movie_reviews_mlm", "bert", {}, sizes, epochs=checkpoints[-1], batch_size=args.batch,
-                          learning_rate=args.learning_rate).resolved()
+    spec = ExperimentSpec("movie_reviews_mlm", "bert", {}, sizes, epochs=max(checkpoints, default=1),
+                          batch_size=args.batch, learning_rate=args.learning_rate).resolved()
     keras.utils.set_random_seed(spec.seed)
     model = compile_model(build_model("bert", corpus, sizes), spec, corpus)
     train, val, test = (corpus.splits[s] for s in ("train", "val", "test"))
@@ -80,10 +88,12 @@ def main() -> None:
           f"bert {sizes}, {model.count_params():,} weights; {len(train.y):,} training pairs of {corpus.lookback} "
           f"tokens, batch {args.batch}", flush=True)
 
-    def scratch_and_tuned(encoder) -> list[float]:
-        return [fine_tune(sentiment, sizes, encoder, corpus.tokenizer, args, seed) for seed in range(args.seeds)]
+    def accuracies(encoder) -> dict[str, list[float]]:
+        """Test accuracy per pooling, one per seed."""
+        return {pooling: [fine_tune(sentiment, sizes, encoder, corpus.tokenizer, args, seed, pooling)
+                          for seed in range(args.seeds)] for pooling in args.pooling.split(",")}
 
-    rows = [("from scratch", None, scratch_and_tuned(None))]
+    rows = [("from scratch", None, accuracies(None))]
     print(f"from scratch: {rows[-1][2]}", flush=True)
     done = 0
     for epochs in checkpoints:
@@ -96,15 +106,16 @@ def main() -> None:
         print(f"pre-trained {epochs} epochs ({seconds:.0f} s more): masked-LM accuracy "
               f"{100 * scores['mlm_accuracy']:.1f} %, top-5 {100 * scores['mlm_top5_accuracy']:.1f} %, "
               f"next sentence {100 * scores['nsp_accuracy']:.1f} %", flush=True)
-        rows.append((f"fine-tuned after {epochs} pre-training epochs", scores, scratch_and_tuned(model)))
+        rows.append((f"fine-tuned after {epochs} pre-training epochs", scores, accuracies(model)))
         print(f"  fine-tuned: {rows[-1][2]}", flush=True)
 
     print(f"\n{time.perf_counter() - LAUNCHED:.0f} s from launch\n")
-    print("| classifier | masked-LM accuracy | test accuracy, mean over seeds | min - max |")
-    print("| --- | ---: | ---: | ---: |")
-    for name, scores, accuracies in rows:
+    print("| classifier | pooling | masked-LM accuracy | test accuracy, mean over seeds | min - max |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for name, scores, by_pooling in rows:
         mlm = f"{100 * scores['mlm_accuracy']:.1f} %" if scores else "-"
-        print(f"| {name} | {mlm} | {np.mean(accuracies):.3f} | {min(accuracies):.3f} - {max(accuracies):.3f} |")
+        for pooling, values in by_pooling.items():
+            print(f"| {name} | {pooling} | {mlm} | {np.mean(values):.3f} | {min(values):.3f} - {max(values):.3f} |")
 
 
 if __name__ == "__main__":

@@ -69,7 +69,7 @@ LESSONS_HERE = (
             "in itself, others emit the vowels or the consonants. Rewrite the text and watch the posteriors "
             "follow."
         ),
-        seconds=34,
+        seconds=17.3,
     ),
     Lesson(
         topic="NARX and the energy forecast with weather",
@@ -107,7 +107,7 @@ LESSONS_HERE = (
             "days; the view opens on Friday 5 December (MAE 0.13 GW with it, 0.31 GW without); Saturday 27 "
             "December, after Christmas, is the widest gap (0.11 against 0.57 GW)."
         ),
-        seconds=30,
+        seconds=18.1,
     ),
     Lesson(
         topic="Elman RNN and vanishing gradients",
@@ -137,7 +137,7 @@ LESSONS_HERE = (
             "factor of about 10²¹ from the last step to the first, the LSTM's by a factor of 78. Nothing of "
             "what the first mark should teach reaches the Elman RNN's weights."
         ),
-        seconds=31,
+        seconds=21.9,
     ),
     Lesson(
         topic="LSTM gates",
@@ -163,7 +163,7 @@ LESSONS_HERE = (
             "test sequences the input gate is more open at the marks (mean 0.52) than elsewhere (0.37). Move a "
             "mark in the input table and the steps in cₜ move with it."
         ),
-        seconds=25,
+        seconds=21.2,
     ),
     Lesson(
         topic="GRU",
@@ -189,7 +189,7 @@ LESSONS_HERE = (
             "elsewhere (0.81): it lets the candidate in where a value must be written and keeps the state "
             "everywhere else."
         ),
-        seconds=18,
+        seconds=14.1,
     ),
     Lesson(
         topic="Echo state network",
@@ -223,7 +223,7 @@ LESSONS_HERE = (
             "column), against 0.020 for the LSTM after 5 epochs; the naive forecast scores 0.22. In the view the reservoir's units echo the input at their own "
             "paces; the readout only weighs them."
         ),
-        seconds=26,
+        seconds=15.2,
     ),
     Lesson(
         topic="Bidirectional labelling",
@@ -254,7 +254,7 @@ LESSONS_HERE = (
             "character of all 300 right (100 %). In the view, the backward state at that letter has already "
             "read what follows."
         ),
-        seconds=51,
+        seconds=27.5,
     ),
 )
 

@@ -15,7 +15,11 @@ whole input, left and right: a contextual embedding.
   z_[CLS] (the pooler, Dense d with tanh, then 2 classes), in one output
   (``seqlab.tasks.masked_lm``).
 - ``classify`` (fine-tuning, text data): the sentence as ``[CLS] x [SEP]``
-  (``BertSentence``), the same encoder and pooler, then the task's classes.
+  (``BertSentence``), the same encoder, then the task's classes on the
+  sentence's vector: option ``pooling`` ``cls`` reads it from z_[CLS] through
+  the pooler (BERT's), ``mean`` averages z over the sentence's tokens (the
+  masked-LM head trains every token's vector, the next-sentence head only
+  z_[CLS]; Sentence-BERT's choice).
   Option ``pretrained``: a ``masked_lm`` run id whose embeddings, encoder
   blocks and pooler start the classifier (its sizes are then the run's);
   empty: the same network from random weights. The classifier keeps its own
@@ -41,8 +45,10 @@ if TYPE_CHECKING:
     from seqlab.text import Tokenizer
 
 # The layers a fine-tuned classifier takes from its pre-trained run, by name.
-ENCODER_LAYERS = ("embedding", "segment_embedding", "positions", "embedding_norm", "pooler")
-BERT_DEFAULTS = {"layers": 2, "heads": 4, "width": 64, "ff_units": 256, "dropout": 0.1, "pretrained": ""}
+ENCODER_LAYERS = ("embedding", "segment_embedding", "positions", "embedding_norm", "pooler")  # pooler last
+BERT_DEFAULTS = {"layers": 2, "heads": 4, "width": 64, "ff_units": 256, "dropout": 0.1, "pretrained": "",
+                 "pooling": "cls"}
+POOLINGS = ("cls", "mean")
 BERT_RANGES = {"heads": Range(1, 64), "width": Range(1, 1024), "ff_units": Range(1, 4096)}
 
 
@@ -53,14 +59,14 @@ def bert_encoder(ids: keras.KerasTensor, vocab_size: int, max_length: int, layer
 
     from seqlab.data.bert_pretraining import SEP_ID
     from seqlab.layers.transformer import LearnedPositionalEmbedding, TransformerEncoderBlock
-    from seqlab.models.bert_layers import SegmentIds
+    from seqlab.models.bert_layers import SegmentIds, TokenAndSegment
 
     if width % heads:
         raise ValueError(f"width {width} does not split into {heads} heads (d/h = width/heads per head): choose "
                          "heads dividing the width.")
     tokens = keras.layers.Embedding(vocab_size, width, mask_zero=True, name="embedding")(ids)  # [PAD] masked
     segments = keras.layers.Embedding(2, width, name="segment_embedding")(SegmentIds(SEP_ID, name="segments")(ids))
-    x = keras.layers.Add(name="token_and_segment")([tokens, segments])
+    x = TokenAndSegment(name="token_and_segment")([tokens, segments])  # the [PAD] mask rides on to the blocks
     x = LearnedPositionalEmbedding(max_length, name="positions")(x)
     x = keras.layers.LayerNormalization(epsilon=1e-5, name="embedding_norm")(x)
     if dropout:
@@ -128,7 +134,8 @@ def encoder_sizes(model: keras.Model) -> dict:
             "max_length": model.get_layer("positions").max_length}
 
 
-def build_classifier(data: SequenceData, layers, heads, width, ff_units, dropout, pretrained: str) -> keras.Model:
+def build_classifier(data: SequenceData, layers, heads, width, ff_units, dropout, pretrained: str,
+                     pooling: str) -> keras.Model:
     import keras
     import numpy as np
 
@@ -158,20 +165,26 @@ def build_classifier(data: SequenceData, layers, heads, width, ff_units, dropout
     tokens = keras.Input((data.lookback,), dtype="int32", name="tokens")
     sentence = BertSentence(source_size, cls_id, sep_id, name="sentence")
     z = bert_encoder(sentence(tokens), vocab_size, max_length, layers, heads, width, ff_units, dropout)
-    h = pooler(z, width)
+    if pooling == "mean":
+        from seqlab.layers.pooling import MaskedGlobalAveragePooling1D
+
+        h = MaskedGlobalAveragePooling1D(name="mean_over_tokens")(z)  # the [PAD] mask rides on z
+    else:
+        h = pooler(z, width)
     if dropout:
         h = keras.layers.Dropout(dropout, name="pooler_dropout")(h)
     task = get_task(data.task)
     model = TaskModel(tokens, task.head(data, h), name=f"bert_{task.name}")
     sentence.id_map.assign(np.asarray(mapping, dtype="int32"))
     if pretrained:
-        names = [*ENCODER_LAYERS, *(f"encoder_{i + 1}" for i in range(layers))]
+        names = [*ENCODER_LAYERS[: None if pooling == "cls" else -1], *(f"encoder_{i + 1}" for i in range(layers))]
         for name in names:
             model.get_layer(name).set_weights(trained.get_layer(name).get_weights())
     return model
 
 
-def build_bert(data: SequenceData, layers, heads, width, ff_units, dropout, pretrained: str) -> keras.Model:
+def build_bert(data: SequenceData, layers, heads, width, ff_units, dropout, pretrained: str,
+               pooling: str) -> keras.Model:
     sizes = {name: check_positive_int(name, value) for name, value in
              (("layers", layers), ("heads", heads), ("width", width), ("ff_units", ff_units))}
     dropout = check_dropout(dropout)
@@ -179,8 +192,11 @@ def build_bert(data: SequenceData, layers, heads, width, ff_units, dropout, pret
         if pretrained:
             raise ValueError("pretrained names a run to fine-tune from; pre-training starts from random weights: "
                              "leave it empty.")
+        if pooling != "cls":
+            raise ValueError("pooling chooses how a fine-tuned classifier reads its sentence; pre-training's "
+                             "next-sentence head always reads z_[CLS]: leave it at cls.")
         return build_pretraining(data, dropout=dropout, **sizes)
-    return build_classifier(data, dropout=dropout, pretrained=str(pretrained).strip(), **sizes)
+    return build_classifier(data, dropout=dropout, pretrained=str(pretrained).strip(), pooling=pooling, **sizes)
 
 
 register_architecture(
@@ -198,5 +214,6 @@ register_architecture(
         build=build_bert,
         defaults=dict(BERT_DEFAULTS),
         ranges=BERT_RANGES,
+        choices={"pooling": POOLINGS},
     )
 )

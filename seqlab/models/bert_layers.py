@@ -119,6 +119,37 @@ class BertSentence(keras.layers.Layer):
 
 
 @keras.saving.register_keras_serializable(package="seqlab")
+class TokenAndSegment(keras.layers.Add):
+    r"""The sum of the token and the segment embeddings, keeping the tokens' ``[PAD]`` mask.
+
+    Keras's ``Add`` ORs its inputs' masks and drops the mask when one input has none (the segment embedding
+    has none: segment 0 is a real segment), so the encoder's attention would read the padding.
+
+    Equations:
+        $$ \mathbf{x}_t = E_{\text{token}}[x_t] + E_{\text{segment}}[s_t],\qquad
+           \text{mask}_t = (x_t \ne \texttt{[PAD]}) $$
+
+    Call arguments:
+        inputs: `[tokens, segments]`, both `(batch, T, d)`; the first carries the mask.
+
+    Returns:
+        `(batch, T, d)`, masked as the tokens are.
+
+    Example:
+
+    ```python
+    ids = np.array([[5, 6, 0]])
+    tokens = keras.layers.Embedding(8, 4, mask_zero=True)(ids)
+    segments = keras.layers.Embedding(2, 4)(np.zeros((1, 3), "int32"))
+    TokenAndSegment()([tokens, segments])  # (1, 3, 4), its mask [[True, True, False]]
+    ```
+    """
+
+    def compute_mask(self, inputs, mask=None):
+        return None if mask is None else mask[0]
+
+
+@keras.saving.register_keras_serializable(package="seqlab")
 class NextSentenceAtCLS(keras.layers.Layer):
     r"""Both pre-training heads in one output: the next-sentence probabilities at the [CLS] position.
 

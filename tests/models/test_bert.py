@@ -89,3 +89,43 @@ def test_from_scratch_classifier_trains_and_reloads(bert_world):
     x = load_dataset("movie_sentiment", max_tokens=12).splits["test"].x[:3]
     assert np.allclose(np.asarray(run.load_model()(x)).sum(axis=1), 1)
     assert 0 <= run.metrics["model"]["accuracy"] <= 1
+
+
+def padding_is_ignored(model, x: np.ndarray) -> bool:
+    """Whether ``model(x)`` stays the same when the [PAD] embedding changes (masked attention never reads it)."""
+    before = np.asarray(model(x, training=False))
+    table = model.get_layer("embedding").embeddings
+    changed = keras.ops.convert_to_numpy(table).copy()
+    changed[0] = np.random.default_rng(0).normal(0, 5, changed.shape[1])
+    table.assign(changed)
+    after = np.asarray(model(x, training=False))
+    if before.ndim == 3:  # the masked LM: a distribution per position; the padding's own are not read
+        before, after = before[x != 0], after[x != 0]
+    return np.allclose(before, after, atol=1e-5)
+
+
+def test_the_encoder_never_reads_the_padding(bert_world):
+    data = load_dataset("movie_sentiment", max_tokens=CONTEXT - 2)
+    x = data.splits["test"].x[:4]
+    assert (x == 0).any(axis=1).all(), "every test sentence here is padded"
+    for pooling in ("cls", "mean"):
+        model = build_model("bert", data, {**TINY_BERT, "pooling": pooling, "dropout": 0.0})
+        assert padding_is_ignored(model, x), pooling
+    pretraining = pretrained_run(bert_world).load_model()
+    pairs = load_dataset("movie_reviews_mlm", max_tokens=CONTEXT).splits["test"].x[:4]
+    assert padding_is_ignored(pretraining, pairs)
+
+
+def test_mean_pooling_reads_the_pretrained_encoder_without_its_pooler(bert_world):
+    run = pretrained_run(bert_world)
+    data = load_dataset("movie_sentiment", max_tokens=CONTEXT - 2)
+    model = build_model("bert", data, {"pretrained": run.run_id, "pooling": "mean"})
+    names = [layer.name for layer in model.layers]
+    assert "mean_over_tokens" in names and "pooler" not in names
+    trained = run.load_model().get_layer("encoder_1").get_weights()
+    for ours, theirs in zip(model.get_layer("encoder_1").get_weights(), trained):
+        np.testing.assert_array_equal(ours, theirs)
+    with pytest.raises(ValueError, match="leave it at cls"):
+        build_model("bert", load_dataset("movie_reviews_mlm", max_tokens=CONTEXT), {"pooling": "mean"})
+    with pytest.raises(ValueError, match="pooling"):
+        build_model("bert", data, {"pooling": "max"})
