@@ -160,7 +160,8 @@ class AttentionDecoder(keras.layers.Layer):
             top = ops.concatenate([y, context], axis=-1)
         elif self.luong:  # asks with z_t, after the step
             if self.attention == "local":
-                given = None if self.predictive else ops.full((ops.shape(y)[0],), ops.cast(t, "float32"))  # local-m: p_t = t
+                # local-m: p_t = t (t a tensor inside the decoding loop)
+                given = None if self.predictive else ops.full((ops.shape(y)[0],), ops.cast(t, "float32"))
                 context, weights, position = self.reader(y, values, mask=source_mask, position=given)
             else:
                 context, weights = self.reader(y, values, mask=source_mask)

@@ -44,8 +44,8 @@ if TYPE_CHECKING:
 
     from seqlab.text import Tokenizer
 
-# The layers a fine-tuned classifier takes from its pre-trained run, by name.
-ENCODER_LAYERS = ("embedding", "segment_embedding", "positions", "embedding_norm", "pooler")  # pooler last
+# The layers a fine-tuned classifier takes from its pre-trained run, by name (and the pooler, with pooling cls).
+ENCODER_LAYERS = ("embedding", "segment_embedding", "positions", "embedding_norm")
 BERT_DEFAULTS = {"layers": 2, "heads": 4, "width": 64, "ff_units": 256, "dropout": 0.1, "pretrained": "",
                  "pooling": "cls"}
 POOLINGS = ("cls", "mean")
@@ -177,7 +177,8 @@ def build_classifier(data: SequenceData, layers, heads, width, ff_units, dropout
     model = TaskModel(tokens, task.head(data, h), name=f"bert_{task.name}")
     sentence.id_map.assign(np.asarray(mapping, dtype="int32"))
     if pretrained:
-        names = [*ENCODER_LAYERS[: None if pooling == "cls" else -1], *(f"encoder_{i + 1}" for i in range(layers))]
+        pooled = ("pooler",) if pooling == "cls" else ()
+        names = [*ENCODER_LAYERS, *pooled, *(f"encoder_{i + 1}" for i in range(layers))]
         for name in names:
             model.get_layer(name).set_weights(trained.get_layer(name).get_weights())
     return model
