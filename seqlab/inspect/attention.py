@@ -176,19 +176,14 @@ def _full(mask: np.ndarray | None, batch: int, length_q: int, length_k: int) -> 
 
 
 def key_labels(length: int, time_labels: Sequence) -> list:
-    """One label per position of a sequence of ``length``: the traced tokens where they match.
+    """One label per position of a sequence of ``length``: the trace's labels where they match.
 
-    A model may prepend tokens of its own (a ``[CLS]`` token): those come first,
-    the traced tokens after them; a sequence of another length (the context of
-    a cross-attention, image patches) is numbered ``1 .. length``.
+    The trace's labels follow the layers that add or regroup positions (a
+    ``[CLS]`` token, image patches: ``seqlab.inspect.positions``); a sequence
+    of another length (the context of a cross-attention) is numbered ``1 .. length``.
     """
     labels = list(time_labels)
-    extra = length - len(labels)
-    if extra == 0:
-        return labels
-    if extra == 1:
-        return ["[CLS]", *labels]
-    return list(range(1, length + 1))
+    return labels if len(labels) == length else list(range(1, length + 1))
 
 
 # ---------------------------------------------------------------- probes
@@ -202,15 +197,16 @@ def _as_heads(weights) -> np.ndarray:
 
 def _record(tracer: _Tracer, layer, weights: dict, scores: dict, kind: str | None = None) -> None:
     blocks = doc_equations(layer)
+    time_labels = list(tracer.time_labels)  # as they are where this layer runs (positions.py relabels)
 
     def result(sample: int) -> AttentionTrace:
         arrays = {name: w[sample] for name, w in weights.items()}
-        queries = key_labels(arrays["self"].shape[1], tracer.time_labels)
+        queries = key_labels(arrays["self"].shape[1], time_labels)
         keys = {name: queries if name == "self" else key_labels(a.shape[2], []) for name, a in arrays.items()}
         return AttentionTrace(
             name=layer.name, kind=kind or type(layer).__name__, arrays=arrays,
             axes={name: ATTENTION_AXES for name in arrays}, equations=blocks,
-            time_labels=list(tracer.time_labels), query_labels=queries, key_labels=keys,
+            time_labels=time_labels, query_labels=queries, key_labels=keys,
             scores={name: s[sample] for name, s in scores.items()},
         )  # fmt: skip
 

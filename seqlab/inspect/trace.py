@@ -270,8 +270,8 @@ class _StandIn(keras.layers.Layer):
         self.supports_masking = True
         self.built = True
 
-    def call(self, *args, **kwargs):
-        return self.run(*args, **kwargs)
+    def call(self, inputs, *args, **kwargs):  # inputs named: Keras reads the mask to carry on from the first
+        return self.run(inputs, *args, **kwargs)
 
     def compute_output_spec(self, *args, **kwargs):
         kwargs.pop("training", None)

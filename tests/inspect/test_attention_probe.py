@@ -118,10 +118,9 @@ def test_a_decoder_block_records_causal_self_attention_and_cross_attention():
     np.testing.assert_allclose(softmax_rows(result.scores["self"]), result.arrays["self"], atol=1e-5)
 
 
-def test_key_labels_name_a_prepended_cls_token_and_number_other_lengths():
+def test_key_labels_are_the_trace_labels_where_they_fit_and_numbers_otherwise():
     assert key_labels(3, ["a", "b", "c"]) == ["a", "b", "c"]
-    assert key_labels(4, ["a", "b", "c"]) == ["[CLS]", "a", "b", "c"]
-    assert key_labels(5, ["a", "b"]) == [1, 2, 3, 4, 5]
+    assert key_labels(5, ["a", "b"]) == [1, 2, 3, 4, 5]  # a cross-attention's context
 
 
 def test_mask_future_is_the_layers_causal_mask_on_scores():
