@@ -86,7 +86,8 @@ def heads_grid(weights: np.ndarray, query_labels: Sequence, key_labels: Sequence
     fig.update_yaxes(showticklabels=False)
     fig.update_yaxes(showticklabels=True, title_text=QUERY_TITLE, col=1)
     fig.update_xaxes(title_text=KEY_TITLE, row=rows)
-    fig.update_xaxes(tickangle=-45 if len(x) > 6 else 0)
+    # A panel is a quarter of the width: slant the key labels once they would run into each other.
+    fig.update_xaxes(tickangle=-45 if sum(len(str(label)) for label in x) > 30 else 0)
     fig = base_layout(fig, title, rows * _height(len(y), per_row=26, least=300))
     fig.update_layout(hovermode="closest")
     return fig

@@ -3,13 +3,23 @@
 import pytest
 
 from tests.app.conftest import texts
+from tests.app.test_text_classes_pages import copy_run
+
+
+@pytest.fixture(scope="module")
+def trained_language_runs(tmp_path_factory):
+    from tests.language_run import train_language_run
+
+    root = tmp_path_factory.mktemp("language_runs")
+    return train_language_run(root, "lstm"), train_language_run(root, "gru")
 
 
 @pytest.fixture
-def language_runs(runs_dir):
-    from tests.language_run import train_language_run
-
-    return train_language_run(runs_dir, "lstm"), train_language_run(runs_dir, "gru")
+def language_runs(runs_dir, trained_language_runs):
+    """The two runs, trained once for the module, copied into this test's run store."""
+    for run in trained_language_runs:
+        copy_run(runs_dir, run)
+    return trained_language_runs
 
 
 def spans(at) -> list[str]:

@@ -1,8 +1,10 @@
 """Train page: a tiny job end to end, Cancel, a page switch during training, a bad setting."""
 
+from streamlit.testing.v1 import AppTest
+
 from seqlab.checks import RANGES, option_range
-from seqlab.data import list_datasets
-from seqlab.models import list_architectures
+from seqlab.data import get_dataset
+from seqlab.models import get_architecture
 from tests.app.conftest import all_done, jobs, run_until, texts
 
 
@@ -92,52 +94,68 @@ def test_the_lecture_example_opens_the_page(open_page):
     assert at.selectbox(key="train.model.forecast").options[0].startswith("Elman RNN")  # lecture order
 
 
-def _expected_bounds(key: str, info, arch) -> tuple:
-    """The library's bounds for the widget with this key."""
-    name = key.rsplit(".", 1)[1]
-    if key.startswith(f"train.data.{info.name}."):
-        return option_range(name, info.ranges).bounds()
-    if key.startswith(f"train.arch.{arch.name}."):
-        return option_range(name, arch.ranges).bounds()
+def _expected_bounds(key: str) -> tuple:
+    """The library's bounds for the widget with this key (``train.data.NAME.option``, ``train.arch.NAME.option``,
+    ``train.fit.option``)."""
+    owner, name = key.split(".")[1:-1], key.rsplit(".", 1)[1]
+    if owner[0] == "data":
+        return option_range(name, get_dataset(owner[1]).ranges).bounds()
+    if owner[0] == "arch":
+        return option_range(name, get_architecture(owner[1]).ranges).bounds()
     if name in ("clip_norm", "clip_value"):
         return 0.0, RANGES[name].bounds()[1]  # 0 = off
     return RANGES["tbptt" if name.startswith("tbptt_") else name].bounds()
 
 
-def _every_option_once() -> list:
-    """``(dataset, architectures)`` such that every dataset's options and every architecture's are on screen
-    once: each dataset with the first architecture it offers, each architecture on the first dataset offering it."""
-    offered = {info.name: list_architectures(info.task, info.kinds) for info in list_datasets()}
-    datasets = [info for info in list_datasets() if offered[info.name]]
-    shown = {info.name: offered[info.name][:1] for info in datasets}
-    placed = {archs[0].name for archs in shown.values()}
-    for info in datasets:
-        for arch in offered[info.name]:
-            if arch.name not in placed:
-                shown[info.name].append(arch)
-                placed.add(arch.name)
-    return [(info, shown[info.name]) for info in datasets]
+def _every_option():
+    """Every dataset's and every architecture's options as the Train page draws them, and the training inputs."""
+    from seqlab.app.widgets import option_grid, tbptt_inputs, training_inputs
+    from seqlab.data import list_datasets
+    from seqlab.models import list_architectures
+
+    for info in list_datasets():
+        option_grid(info.defaults, f"train.data.{info.name}", choices=info.choices, ranges=info.ranges)
+    for arch in list_architectures():
+        option_grid(arch.defaults, f"train.arch.{arch.name}", choices=arch.choices, ranges=arch.ranges)
+    training_inputs("train.fit")
+    tbptt_inputs("train.fit", 50)
 
 
-def test_every_number_input_has_the_library_bounds(open_page, monkeypatch):
+def _server_limits(monkeypatch):
     monkeypatch.setenv("SEQLAB_MAX_EPOCHS", "30")
     monkeypatch.setenv("SEQLAB_MAX_SEQUENCE_LENGTH", "100")
-    # Bounds only: not a Keras model built per dataset and architecture for its weight count.
-    monkeypatch.setattr("seqlab.app.cache.parameters", lambda *args: 1)
-    at = open_page("pages/train.py")
-    at.toggle(key="train.fit.tbptt").set_value(True).run()
+
+
+def test_every_number_input_has_the_library_bounds(monkeypatch):
+    _server_limits(monkeypatch)
+    at = AppTest.from_function(_every_option, default_timeout=60)
+    at.session_state["train.fit.tbptt"] = True
+    at.run()
+    assert not at.exception
     seen = {}
-    for info, archs in _every_option_once():
-        at.selectbox(key="train.dataset").set_value(info.name).run()
-        for arch in archs:
-            at.selectbox(key=f"train.model.{info.task}").set_value(arch.name).run()
-            assert not at.exception
-            for widget in at.number_input:
-                assert (widget.min, widget.max) == _expected_bounds(widget.key, info, arch), widget.key
-                seen[widget.key.rsplit(".", 1)[1]] = widget.max
+    for widget in at.number_input:
+        assert (widget.min, widget.max) == _expected_bounds(widget.key), widget.key
+        seen[widget.key.rsplit(".", 1)[1]] = widget.max
     assert seen["epochs"] == 30 and seen["lookback"] == 100 and seen["length_T"] == 100  # the server's limits
     assert seen["tbptt_k2"] == 100 and seen["units"] in (1024, 2000) and seen["spectral_radius"] == 10.0
     assert {"batch_size", "learning_rate", "clip_norm", "seed", "stride", "samples", "dropout", "ridge"} <= set(seen)
+
+
+def test_the_train_page_draws_its_options_with_those_widgets(open_page, monkeypatch):
+    _server_limits(monkeypatch)
+    monkeypatch.setattr("seqlab.app.cache.parameters", lambda *args: 1)  # bounds only: no model built
+    at = open_page("pages/train.py")
+    at.toggle(key="train.fit.tbptt").set_value(True).run()
+    for dataset, task, model in (("energy", "forecast", "lstm"), ("movie_sentiment", "classify", "transformer")):
+        at.selectbox(key="train.dataset").set_value(dataset).run()
+        at.selectbox(key=f"train.model.{task}").set_value(model).run()
+        assert not at.exception
+        keys = {w.key for w in at.number_input}
+        assert any(k.startswith(f"train.data.{dataset}.") for k in keys)
+        assert any(k.startswith(f"train.arch.{model}.") for k in keys)
+        for widget in at.number_input:
+            assert (widget.min, widget.max) == _expected_bounds(widget.key), widget.key
+    assert at.number_input(key="train.fit.epochs").max == 30
 
 
 TRAIN = "pages/train.py"
@@ -253,14 +271,12 @@ def test_merge_mode_is_shown_only_for_a_bidirectional_model(open_page):
 
 def test_a_link_opens_the_same_settings(runs_dir):
     """The settings are bound to the URL's query parameters (the browser writes them): a shared link opens them."""
-    from streamlit.testing.v1 import AppTest
-
     from tests.app.conftest import APP
 
     shared = AppTest.from_file(str(APP), default_timeout=120)
     shared.run()
     shared.switch_page("pages/train.py")
-    sine = next(d for d in list_datasets() if d.name == "sine")
+    sine = get_dataset("sine")
     # A select box's parameter is the option as shown (the browser writes what it shows).
     shared.query_params.update({"train.dataset": f"sine: {sine.title}", "train.model.forecast": "GRU",
                                 "train.arch.gru.units": "12", "train.fit.epochs": "3", "train.tab": "Model"})

@@ -44,6 +44,9 @@ def test_the_grid_has_one_panel_per_head_on_one_scale():
     assert len(fig.data) == 2 and all(h.zmin == 0 and h.zmax == 1 for h in fig.data)
     assert sum(bool(h.showscale) for h in fig.data) == 1  # one colour bar for the grid
     assert fig.layout.yaxis.title.text == "query token" and fig.layout.xaxis.title.text == "key token"
+    assert fig.layout.xaxis.tickangle == 0, "three short labels fit a panel"
+    patches = ["[CLS]", "(1,1)", "(1,2)", "(2,1)", "(2,2)"]
+    assert heads_grid(np.full((4, 5, 5), 0.2), patches).layout.xaxis.tickangle == -45, "five longer ones do not"
     with pytest.raises(ValueError, match=r"\(h, T_q, T_k\)"):
         heads_grid(weights[0], TOKENS)
 
