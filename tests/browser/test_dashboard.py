@@ -173,20 +173,19 @@ def test_train_energy_one_epoch_and_look_at_every_page(server):
             browser.close()
 
 
-def _train_by_cli(runs_dir: Path, *args: str) -> None:
-    """A run trained by the CLI into the server's run store (the pages scan it when they open)."""
-    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
-    done = subprocess.run([sys.executable, "-m", "seqlab", "train", "--runs-dir", str(runs_dir), *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
+def _train(runs_dir: Path, dataset: str, model: str, data_options: dict, model_options: dict, epochs: int = 1) -> None:
+    """A run trained in this process into the server's run store (the pages scan it when they open)."""
+    from seqlab.runs import RunStore
+    from seqlab.training import ExperimentSpec, run_experiment
+
+    run_experiment(ExperimentSpec(dataset, model, data_options, model_options, epochs=epochs), store=RunStore(runs_dir))
 
 
 def test_lesson_generate_and_translate(server, tmp_path):
     """A lesson opened from a link and run, text generated from a language run, a sentence translated."""
-    _train_by_cli(tmp_path / "runs", "--dataset", "pydoc", "--model", "markov", "--set", "tokenizer=char",
-                  "--set", "order=3", "--set", "characters=20000")
-    _train_by_cli(tmp_path / "runs", "--dataset", "numbers_en_de", "--model", "seq2seq", "--epochs", "2",
-                  "--set", "last=99", "--set", "units=16", "--set", "attention=bahdanau")
+    _train(tmp_path / "runs", "pydoc", "markov", {"tokenizer": "char", "characters": 20000}, {"order": 3})
+    _train(tmp_path / "runs", "numbers_en_de", "seq2seq", {"last": 99}, {"units": 16, "attention": "bahdanau"},
+           epochs=2)
     sync_playwright = _requirements()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
