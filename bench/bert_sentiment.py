@@ -4,8 +4,8 @@ from scratch and TF-IDF + logistic regression.
     python -m bench.bert_sentiment [--pretrain-epochs 6] [--epochs 8] [--width 64] [--layers 2] [--pretrained RUN]
 
 1. Pre-training (``movie_reviews_mlm``: the movie-review sentences without movie_sentiment's test sentences,
-   masked LM + next-sentence prediction, masked anew at every batch) by ``run_experiment``; or ``--pretrained``
-   reuses a finished run.
+   masked LM + next-sentence prediction, paired and masked anew at every batch) by ``run_experiment``; or
+   ``--pretrained`` reuses a finished run.
 2. Fine-tuning on ``movie_sentiment`` (its fixed split, word tokens, 64 tokens at most) from that run's
    encoder, and the same network (same sizes and options) from random weights, each with early stopping on the
    validation loss (patience 2, best weights kept), both at the same learning rate.

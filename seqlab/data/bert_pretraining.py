@@ -7,19 +7,20 @@ r"""BERT pre-training data: sentence pairs ``[CLS] A [SEP] B [SEP]`` with a next
 2. a tokeniser fitted on the training texts only, with ``[CLS]``, ``[SEP]``
    and ``[MASK]`` as ids 2, 3, 4 (``BERT_SPECIALS``);
 3. every text of at least two tokens is cut at a random token into A and its
-   continuation; BERT's "sentences" are spans of contiguous text, not
-   linguistic sentences. With probability 1/2, B is that continuation
-   (``is_next`` 1); else B is the tail of another text of the same split,
-   cut the same way (``is_next`` 0). The longer of A and B loses its last
-   tokens until ``[CLS] A [SEP] B [SEP]`` fits ``max_tokens`` (T);
+   continuation B; BERT's "sentences" are spans of contiguous text, not
+   linguistic sentences. A keeps its last, B its first ``(T - 3) // 2``
+   tokens, so that any A fits with any B in ``[CLS] A [SEP] B [SEP]`` (T =
+   ``max_tokens``);
 4. ``x`` ``(N, T)``: the pair's ids, padded with 0. ``y`` ``(N, T)`` is
    aligned with it: ``y[:, 0]``, the [CLS] position's target, is the
    next-sentence label; ``y[:, t]`` for t >= 1 the masked-LM target, 0
-   (``[PAD]``, no loss) where there is none. In the training split every
-   real token of A and B is a candidate (the model's training step chooses
-   15 % of them anew at every batch, ``seqlab.data.bert_masking``); the
-   validation and test splits are masked once by their seed, and only
-   their chosen positions keep a target.
+   (``[PAD]``, no loss) where there is none. The training split holds the
+   true continuations, every real token of A and B a candidate: the
+   model's training step gives half the rows another row's B
+   (``seqlab.data.bert_next_sentence``) and chooses 15 % of the tokens
+   (``seqlab.data.bert_masking``), anew at every batch. The validation and
+   test splits are paired and masked once by their seed, and only their
+   chosen positions keep a target.
 
 Segment ids are not stored: the model reads them from the ids (0 up to
 the first ``[SEP]``, 1 after), so one input serves training and serving.
@@ -41,6 +42,7 @@ import pandas as pd
 
 from seqlab.checks import Range
 from seqlab.data.bert_masking import mask_tokens
+from seqlab.data.bert_next_sentence import draw_pairs
 from seqlab.data.registry import DatasetInfo, register
 from seqlab.data.sequence_data import SequenceData, Split
 from seqlab.data.text_classes import CLASS_TEXT_DEFAULTS, SPLITS, stratified_split
@@ -53,11 +55,12 @@ BERT_SPECIALS = (CLS, SEP, MASK)  # ids 2, 3, 4 after [PAD] and [UNK]
 CLS_ID, SEP_ID, MASK_ID = 2, 3, 4
 FIRST_WORD_ID = 5  # the first id that is not a special token: random replacements come from here on
 PAIR_SPECIALS = 3  # [CLS], [SEP], [SEP]
-# The text options of movie_sentiment's (lower case, word tokens), so that a fine-tuned classifier reads its
-# sentences the way the encoder was pre-trained; a smaller vocabulary keeps the masked-LM softmax cheap.
+# The text options of movie_sentiment's (lower case, word tokens, 10,000 words), so that a fine-tuned classifier
+# reads its sentences the way the encoder was pre-trained and finds its words there (with 5,000, the classifier's
+# words missing from the encoder's vocabulary, read as [UNK], cost it 2 points of test accuracy).
 BERT_TEXT_DEFAULTS = {
-    **{k: CLASS_TEXT_DEFAULTS[k] for k in ("tokenizer", "lowercase", "strip_punctuation", "collapse_whitespace")},
-    "vocab_size": 5_000,
+    **{k: CLASS_TEXT_DEFAULTS[k] for k in ("tokenizer", "lowercase", "strip_punctuation", "collapse_whitespace",
+                                           "vocab_size")},
     "max_tokens": 66,  # T: movie_sentiment's 64 tokens, [CLS] and [SEP] fit a fine-tuned classifier
     "val_fraction": 0.05,
     "test_fraction": 0.05,
@@ -69,48 +72,43 @@ BERT_TEXT_RANGES = {
 }
 
 
-def cut_pair(a: list[int], b: list[int], length: int) -> tuple[list[int], list[int]]:
-    """``a`` and ``b`` shortened, the longer losing its last token first, until both and 3 specials fit ``length``."""
-    a, b = list(a), list(b)
-    while len(a) + len(b) + PAIR_SPECIALS > length:
-        (a if len(a) >= len(b) else b).pop()
-    return a, b
+def cut_texts(ids: Sequence[list[int]], rng: np.random.Generator, half: int) -> tuple[list, list]:
+    """A and its continuation B (module docstring, step 3) for every text of ``ids`` with at least two tokens.
 
-
-def make_pairs(ids: Sequence[list[int]], rng: np.random.Generator) -> tuple[list, list, np.ndarray]:
-    """A, B and ``is_next`` (module docstring, step 3) for every text of ``ids`` with at least two tokens.
-
-    Returns ``(firsts, seconds, is_next)``: two lists of id lists and an int32 array, one per usable text
-    (a text of one token is skipped). The random B of a text is another text's tail (never its own).
+    Returns ``(firsts, seconds)``: two lists of id lists, one pair per usable text (a text of one token is
+    skipped); A keeps its last ``half`` tokens, B its first ``half``.
     """
     usable = [list(seq) for seq in ids if len(seq) >= 2]
-    if len(usable) < 2:
-        raise ValueError(f"{len(usable)} text(s) of two tokens or more: sentence pairs need at least two.")
     cuts = [int(rng.integers(1, len(seq))) for seq in usable]
-    is_next = (rng.random(len(usable)) < 0.5).astype("int32")
-    firsts, seconds = [], []
-    for i, (seq, cut) in enumerate(zip(usable, cuts)):
-        firsts.append(seq[:cut])
-        if is_next[i]:
-            seconds.append(seq[cut:])
-        else:
-            other = (i + int(rng.integers(1, len(usable)))) % len(usable)  # any text but this one
-            seconds.append(usable[other][cuts[other]:])
-    return firsts, seconds, is_next
+    return [seq[:cut][-half:] for seq, cut in zip(usable, cuts)], [seq[cut:][:half] for seq, cut in zip(usable, cuts)]
 
 
-def pair_rows(firsts, seconds, is_next: np.ndarray, length: int) -> tuple[np.ndarray, np.ndarray]:
-    """``x`` and ``y`` ``(N, length)`` (module docstring, step 4) with every real token of A and B a candidate."""
+def pair_rows(firsts, seconds, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """``x`` and ``y`` ``(N, length)`` (module docstring, step 4): true continuations, every real token of A and B a
+    candidate."""
     x = np.full((len(firsts), length), PAD_ID, dtype="int32")
     y = np.full((len(firsts), length), PAD_ID, dtype="int32")
     for row, (a, b) in enumerate(zip(firsts, seconds)):
-        a, b = cut_pair(a, b, length)
         ids = [CLS_ID, *a, SEP_ID, *b, SEP_ID]
         x[row, : len(ids)] = ids
         y[row, 1 : 1 + len(a)] = a
         y[row, 2 + len(a) : 2 + len(a) + len(b)] = b
-    y[:, 0] = is_next
+    y[:, 0] = 1  # is_next
     return x, y
+
+
+def held_out_pairs(x: np.ndarray, y: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A held-out split's next-sentence pairs, drawn once by ``seed``."""
+    from keras import ops
+
+    x, y = draw_pairs(x, y, seed, sep_id=SEP_ID)
+    return ops.convert_to_numpy(x).astype("int32"), ops.convert_to_numpy(y).astype("int32")
+
+
+def sides(row: np.ndarray) -> tuple[list[int], list[int]]:
+    """A and B of a row ``[CLS] A [SEP] B [SEP]``."""
+    first, second = np.flatnonzero(row == SEP_ID)[:2]
+    return row[1:first].tolist(), row[first + 1 : second].tolist()
 
 
 def mask_held_out(x: np.ndarray, y: np.ndarray, vocab_size: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -147,17 +145,19 @@ def bert_pair_data(name: str, texts: Sequence[str], options: dict, notes: Sequen
                 f"The {part} split holds {len(rows)} text(s) of two tokens or more: give more texts or raise "
                 f"val_fraction and test_fraction (now {options['val_fraction']:g} and {options['test_fraction']:g})."
             )
-        firsts, seconds, is_next = make_pairs([ids[i] for i in rows], rng)
-        x, y = pair_rows(firsts, seconds, is_next, length)
+        x, y = pair_rows(*cut_texts([ids[i] for i in rows], rng, (length - PAIR_SPECIALS) // 2), length)
+        if part != "train":
+            x, y = held_out_pairs(x, y, seed=options["seed"] + k)
+        pairs = [sides(row) for row in x]
         if part != "train":
             x, y = mask_held_out(x, y, tokenizer.vocab_size, seed=options["seed"] + k)
         start = sum(len(f) for f in frames)
         origin = np.arange(start, start + len(rows))
         frames.append(pd.DataFrame({
             "text": [texts[i] for i in rows],
-            "first": [tokenizer.decode(a) for a in firsts],
-            "second": [tokenizer.decode(b) for b in seconds],
-            "is_next": is_next,
+            "first": [tokenizer.decode(a) for a, _ in pairs],
+            "second": [tokenizer.decode(b) for _, b in pairs],
+            "is_next": y[:, 0],  # training: the true continuation, before the step's draw
             "split": part,
         }))  # fmt: skip
         splits[part] = Split(x=x, y=y, origin=origin, mask=x != PAD_ID)
@@ -216,7 +216,7 @@ register(
             "The movie-review sentences of movie_sentiment, without its test sentences, as BERT pre-training "
             "data: each sentence is cut in two at a random word into [CLS] A [SEP] B [SEP]; half the time B is "
             "another sentence's tail (next-sentence prediction), and 15 % of the words are to be guessed "
-            "(masked language model, masked anew at every batch). Fine-tune the encoder on movie_sentiment "
+            "(masked language model); both drawn anew at every batch. Fine-tune the encoder on movie_sentiment "
             "with the bert model's option pretrained."
         ),
         source="As movie_sentiment: Pang & Lee's Rotten Tomatoes sentences from the vaderSentiment 3.3.2 sdist",

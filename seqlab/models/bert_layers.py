@@ -12,7 +12,8 @@ import keras
 from keras import ops
 
 from seqlab.data.bert_masking import mask_tokens
-from seqlab.data.bert_pretraining import FIRST_WORD_ID, MASK_ID
+from seqlab.data.bert_next_sentence import draw_pairs
+from seqlab.data.bert_pretraining import FIRST_WORD_ID, MASK_ID, SEP_ID
 from seqlab.models.task_model import TaskModel
 from seqlab.text import PAD_ID
 
@@ -186,12 +187,14 @@ class NextSentenceAtCLS(keras.layers.Layer):
 
 @keras.saving.register_keras_serializable(package="seqlab")
 class MaskedLMModel(TaskModel):
-    """BERT's pre-training model: its training step masks each batch anew; its loss is the two heads' sum.
+    """BERT's pre-training model: its training step pairs and masks each batch anew; its loss is the two heads' sum.
 
     ``y`` is aligned with the output (``seqlab.tasks.masked_lm``): ``y[:, 0]`` the next-sentence label,
-    ``y[:, t]`` the token to guess (0: none). In training, ``y[:, t]`` marks the candidates, and
-    ``train_step`` chooses 15 % of them with ``seqlab.data.bert_masking.mask_tokens`` (a new draw at every
-    batch, from the model's seed generator) before the usual step; validation reads its fixed masking.
+    ``y[:, t]`` the token to guess (0: none). In training, the rows are true continuations and ``y[:, t]``
+    marks the candidates: ``train_step`` gives half the rows another row's B
+    (``seqlab.data.bert_next_sentence.draw_pairs``), then chooses 15 % of the candidates
+    (``seqlab.data.bert_masking.mask_tokens``), both new draws at every batch from the model's seed
+    generator, before the usual step; validation reads its fixed pairs and masking.
     Logs ``mlm_loss`` and ``nsp_loss`` beside ``loss``.
     """
 
@@ -205,18 +208,18 @@ class MaskedLMModel(TaskModel):
         *state, data = args  # TensorFlow's step takes the batch; JAX's takes the model's state first
         x, y, sample_weight = keras.utils.unpack_x_y_sample_weight(data)
         if not state:
-            return super().train_step(self.masked_batch(x, y, sample_weight))
+            return super().train_step(self.fresh_batch(x, y, sample_weight))
         # JAX's step is a pure function: the seed generator's state is one of the non-trainable values it
         # is given, so the masking draws from it inside a stateless scope and hands its new value on.
         trainable, non_trainable, optimizer_variables, metrics_variables = state[0]
         with keras.StatelessScope(state_mapping=list(zip(self.non_trainable_variables, non_trainable))) as scope:
-            batch = self.masked_batch(x, y, sample_weight)
+            batch = self.fresh_batch(x, y, sample_weight)
         non_trainable = [scope.get_current_value(v) for v in self.non_trainable_variables]
         return super().train_step((trainable, non_trainable, optimizer_variables, metrics_variables), batch)
 
-    def masked_batch(self, x, y, sample_weight):
-        """The batch with 15 % of its candidate words masked anew, and the targets of only those."""
-        y = ops.cast(y, "int32")
+    def fresh_batch(self, x, y, sample_weight):
+        """The batch paired anew, 15 % of its candidate words masked anew, and the targets of only those."""
+        x, y = draw_pairs(x, y, self.masking_seed, sep_id=SEP_ID)
         candidates = ops.concatenate([ops.zeros_like(y[:, :1], dtype="bool"), ops.not_equal(y[:, 1:], PAD_ID)], 1)
         masked, chosen = mask_tokens(x, candidates, self.masking_seed, vocab_size=self.outputs[0].shape[-1],
                                      mask_id=MASK_ID, first_word_id=FIRST_WORD_ID)

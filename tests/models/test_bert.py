@@ -49,7 +49,7 @@ def test_pretraining_run(bert_world):
     assert np.allclose(p[:, 1:].sum(axis=-1), 1, atol=1e-4)
 
 
-def test_training_masks_every_batch_anew(bert_world):
+def test_training_pairs_and_masks_every_batch_anew(bert_world):
     data = load_dataset("movie_reviews_mlm", max_tokens=CONTEXT)
     model = build_model("bert", data, TINY_BERT)
     model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
@@ -58,6 +58,11 @@ def test_training_masks_every_batch_anew(bert_world):
     assert MASK_ID not in train.x
     model.fit(train.x, train.y, batch_size=32, epochs=1, verbose=0)
     assert (keras.ops.convert_to_numpy(model.masking_seed.state) != before).any(), "a new draw per batch"
+    batches = [[keras.ops.convert_to_numpy(t) for t in model.fresh_batch(train.x[:64], train.y[:64], None)[:2]]
+               for _ in range(2)]
+    labels = [y[:, 0] for _, y in batches]
+    assert set(labels[0]) == {0, 1} and (labels[0] != labels[1]).any(), "next-sentence pairs drawn anew"
+    assert all((x == MASK_ID).any() for x, _ in batches)
 
 
 def test_fine_tuning_starts_from_the_pretrained_encoder(bert_world):
