@@ -130,19 +130,24 @@ class FakeJob:
 
 
 def test_ctrl_c_cancels_once_then_only_answers(capsys):
-    job = FakeJob()
-    with CtrlC() as ctrl_c:
-        signal.raise_signal(signal.SIGINT)  # no KeyboardInterrupt: the handler only counts
-        ctrl_c.news(job)
-        signal.raise_signal(signal.SIGINT)
-        signal.raise_signal(signal.SIGINT)
-        ctrl_c.news(job)
-    err = capsys.readouterr().err
-    assert job.cancelled == 1
-    assert err.count("cancelling after the current batch") == 1
-    assert err.count("still saving the cancelled run, please wait") == 2
-    with pytest.raises(KeyboardInterrupt):  # the previous handler is back
-        signal.raise_signal(signal.SIGINT)
+    # Python's own handler first: a cancelled CLI run tested in this process before leaves SIGINT ignored.
+    outside = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        job = FakeJob()
+        with CtrlC() as ctrl_c:
+            signal.raise_signal(signal.SIGINT)  # no KeyboardInterrupt: the handler only counts
+            ctrl_c.news(job)
+            signal.raise_signal(signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)
+            ctrl_c.news(job)
+        err = capsys.readouterr().err
+        assert job.cancelled == 1
+        assert err.count("cancelling after the current batch") == 1
+        assert err.count("still saving the cancelled run, please wait") == 2
+        with pytest.raises(KeyboardInterrupt):  # the previous handler is back
+            signal.raise_signal(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, outside)
 
 
 def test_no_percentage_of_the_truth_for_a_series_that_crosses_zero():
