@@ -146,10 +146,11 @@ def bert_pair_data(name: str, texts: Sequence[str], options: dict, notes: Sequen
                 f"val_fraction and test_fraction (now {options['val_fraction']:g} and {options['test_fraction']:g})."
             )
         x, y = pair_rows(*cut_texts([ids[i] for i in rows], rng, (length - PAIR_SPECIALS) // 2), length)
-        if part != "train":
+        held_out = part != "train"  # paired and masked here once; the training split by the model's step
+        if held_out:
             x, y = held_out_pairs(x, y, seed=options["seed"] + k)
-        pairs = [sides(row) for row in x]
-        if part != "train":
+        pairs = [sides(row) for row in x]  # read before masking hides words
+        if held_out:
             x, y = mask_held_out(x, y, tokenizer.vocab_size, seed=options["seed"] + k)
         start = sum(len(f) for f in frames)
         origin = np.arange(start, start + len(rows))
