@@ -1,7 +1,7 @@
 """Does longer BERT pre-training pay? Pre-train with Keras's JAX backend (on a GPU), fine-tune from checkpoints.
 
     KERAS_BACKEND=jax python -m bench.bert_jax [--checkpoints 10,50,200] [--seeds 3] [--vocab-size 5000]
-        [--pooling cls,mean] [--width 64] [--layers 2] [--no-scratch]
+        [--pooling cls,mean] [--width 64] [--layers 2] [--no-scratch] [--schedule cosine --warmup-steps 500]
 
 ``bench.bert_sentiment`` runs the same comparison through ``run_experiment``
 on a CPU, where 6 epochs of pre-training take 18 minutes. Here the same
@@ -72,6 +72,9 @@ def main() -> None:
                         help="pre-training vocabulary (0: the dataset's, 10,000 words)")
     parser.add_argument("--batch", type=int, default=64, help="pre-training batch")
     parser.add_argument("--learning-rate", type=float, default=1e-3, help="pre-training")
+    parser.add_argument("--schedule", default="constant",
+                        help="pre-training: constant, or cosine (warm-up, then decay to the last checkpoint)")
+    parser.add_argument("--warmup-steps", type=int, default=0, help="pre-training batches of warm-up (cosine)")
     parser.add_argument("--fine-tune-lr", type=float, default=3e-4)
     parser.add_argument("--pooling", default="cls", help="the classifier's: cls, mean, or both (cls,mean)")
     parser.add_argument("--no-scratch", action="store_true",
@@ -83,13 +86,14 @@ def main() -> None:
     corpus = load_dataset("movie_reviews_mlm", **({"vocab_size": args.vocab_size} if args.vocab_size else {}))
     sentiment = load_dataset("movie_sentiment")
     spec = ExperimentSpec("movie_reviews_mlm", "bert", {}, sizes, epochs=max(checkpoints, default=1),
-                          batch_size=args.batch, learning_rate=args.learning_rate).resolved()
+                          batch_size=args.batch, learning_rate=args.learning_rate, schedule=args.schedule,
+                          warmup_steps=args.warmup_steps).resolved()
     keras.utils.set_random_seed(spec.seed)
     model = compile_model(build_model("bert", corpus, sizes), spec, corpus)
     train, val, test = (corpus.splits[s] for s in ("train", "val", "test"))
     print(f"{jax.devices()[0].device_kind} ({jax.default_backend()}), Keras {keras.__version__}, JAX {jax.__version__}; "
           f"bert {sizes}, {model.count_params():,} weights; {len(train.y):,} training pairs of {corpus.lookback} "
-          f"tokens, batch {args.batch}", flush=True)
+          f"tokens, batch {args.batch}, {args.schedule} learning rate {args.learning_rate:g}", flush=True)
 
     def accuracies(encoder) -> dict[str, list[float]]:
         """Test accuracy per pooling, one per seed."""

@@ -187,7 +187,7 @@ class NextSentenceAtCLS(keras.layers.Layer):
 
 @keras.saving.register_keras_serializable(package="seqlab")
 class MaskedLMModel(TaskModel):
-    """BERT's pre-training model: its training step pairs and masks each batch anew; its loss is the two heads' sum.
+    r"""BERT's pre-training model: its training step pairs and masks each batch anew; its loss is the two heads' sum.
 
     ``y`` is aligned with the output (``seqlab.tasks.masked_lm``): ``y[:, 0]`` the next-sentence label,
     ``y[:, t]`` the token to guess (0: none). In training, the rows are true continuations and ``y[:, t]``
@@ -196,6 +196,14 @@ class MaskedLMModel(TaskModel):
     (``seqlab.data.bert_masking.mask_tokens``), both new draws at every batch from the model's seed
     generator, before the usual step; validation reads its fixed pairs and masking.
     Logs ``mlm_loss`` and ``nsp_loss`` beside ``loss``.
+
+    In training the softmax over the vocabulary is taken at the chosen positions only, as BERT's own
+    pre-training gathers them: the model's call stops at the masked-LM head's input $h_t$ and the
+    next-sentence probabilities, and the loss applies the head's last layer (``mlm``: $W h_t + b$ and the
+    softmax) to the chosen $h_t$, at most one position in ``BUDGET`` of the batch (15 % of the words are
+    chosen, fewer positions hold words; a batch with more leaves the rest out of its loss). Over a
+    vocabulary of 10,000 words that layer is most of the model's work at every position; evaluation,
+    prediction and serving compute it everywhere, ``(B, T, V)``.
     """
 
     def __init__(self, *args, **kwargs):
@@ -203,6 +211,16 @@ class MaskedLMModel(TaskModel):
         self.masking_seed = keras.random.SeedGenerator(name="masking_seed")
         self.mlm_loss_tracker = keras.metrics.Mean(name="mlm_loss")
         self.nsp_loss_tracker = keras.metrics.Mean(name="nsp_loss")
+
+    def call(self, inputs, training=None, mask=None):
+        if not training:
+            return super().call(inputs, training=training, mask=mask)
+        if "_to_heads" not in self.__dict__:
+            # The same layers up to both heads' inputs; kept in a plain function, so Keras does not track (and
+            # save) its layers a second time.
+            to_heads = keras.Model(self.inputs, [self.get_layer("mlm").input, self.get_layer("nsp").output])
+            self.__dict__["_to_heads"] = lambda ids: to_heads(ids, training=True)
+        return self.__dict__["_to_heads"](inputs)
 
     def train_step(self, *args):
         *state, data = args  # TensorFlow's step takes the batch; JAX's takes the model's state first
@@ -228,11 +246,35 @@ class MaskedLMModel(TaskModel):
 
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         y = ops.cast(y, "int32")
-        p_true = ops.take_along_axis(y_pred, y[..., None], axis=-1)[..., 0]  # (B, T): p of each target
-        picked = ops.log(ops.clip(p_true, EPSILON, 1.0))
-        chosen = ops.cast(ops.not_equal(y[:, 1:], PAD_ID), picked.dtype)
-        mlm = -ops.sum(picked[:, 1:] * chosen) / ops.maximum(ops.sum(chosen), 1.0)
-        nsp = -ops.mean(picked[:, 0])
+        chosen = ops.concatenate([ops.zeros_like(y[:, :1], dtype="bool"), ops.not_equal(y[:, 1:], PAD_ID)], 1)
+        if isinstance(y_pred, (list, tuple)):  # training: h and the next-sentence probabilities
+            h, nsp = y_pred
+            words, targets, weights = chosen_positions(h, y, chosen)
+            p_word = ops.take_along_axis(self.get_layer("mlm")(words), targets[:, None], axis=-1)[:, 0]
+        else:  # (B, T, V), the next-sentence probabilities at t = 0
+            nsp = y_pred[:, 0, :2]
+            p_word = ops.reshape(ops.take_along_axis(y_pred, y[..., None], axis=-1), (-1,))
+            weights = ops.reshape(ops.cast(chosen, p_word.dtype), (-1,))
+        p_next = ops.take_along_axis(nsp, y[:, :1], axis=-1)[:, 0]
+        weights = ops.cast(weights, p_word.dtype)
+        mlm = -ops.sum(ops.log(ops.clip(p_word, EPSILON, 1.0)) * weights) / ops.maximum(ops.sum(weights), 1.0)
+        nsp = -ops.mean(ops.log(ops.clip(p_next, EPSILON, 1.0)))
         self.mlm_loss_tracker.update_state(mlm)
         self.nsp_loss_tracker.update_state(nsp)
         return mlm + nsp + sum(self.losses)
+
+
+BUDGET = 5  # a training batch's masked-LM loss reads at most one position in 5
+
+
+def chosen_positions(h, y, chosen):
+    """The chosen positions' vectors ``(K, d)``, their targets ``(K,)`` and weights ``(K,)`` (1: chosen, 0: a filler).
+
+    K is one in ``BUDGET`` of the batch's positions, so every batch of a size has one shape; the chosen positions
+    come first.
+    """
+    vectors = ops.reshape(h, (-1, ops.shape(h)[-1]))
+    flags = ops.reshape(ops.cast(chosen, "float32"), (-1,))
+    count = ops.shape(flags)[0]
+    _, picked = ops.top_k(flags, k=(count + BUDGET - 1) // BUDGET)
+    return ops.take(vectors, picked, axis=0), ops.take(ops.reshape(y, (-1,)), picked), ops.take(flags, picked)

@@ -7,7 +7,7 @@ import pytest
 from seqlab.data import load_dataset
 from seqlab.data.bert_pretraining import CLS_ID, MASK_ID, SEP_ID
 from seqlab.models import build_model
-from seqlab.models.bert_layers import BertSentence, NextSentenceAtCLS, SegmentIds
+from seqlab.models.bert_layers import BertSentence, NextSentenceAtCLS, SegmentIds, chosen_positions
 from seqlab.runs import RunStore
 from seqlab.training import ExperimentSpec, run_experiment
 from tests.bert_run import CONTEXT, TINY_BERT, bert_world, pretrained_run  # noqa: F401  the module's fixture
@@ -63,6 +63,31 @@ def test_training_pairs_and_masks_every_batch_anew(bert_world):
     labels = [y[:, 0] for _, y in batches]
     assert set(labels[0]) == {0, 1} and (labels[0] != labels[1]).any(), "next-sentence pairs drawn anew"
     assert all((x == MASK_ID).any() for x, _ in batches)
+
+
+def test_the_training_loss_reads_the_chosen_positions_only_and_equals_the_full_one(bert_world):
+    data = load_dataset("movie_reviews_mlm", max_tokens=CONTEXT)
+    model = build_model("bert", data, {**TINY_BERT, "dropout": 0.0})
+    train = data.splits["train"]
+    x, y, _ = model.fresh_batch(train.x[:32], train.y[:32], None)
+    h, nsp = model(x, training=True)  # training stops before the vocabulary's softmax
+    assert tuple(h.shape) == (32, CONTEXT, TINY_BERT["width"]) and tuple(nsp.shape) == (32, 2)
+    sparse = float(model.compute_loss(x, y, (h, nsp)))
+    dense = float(model.compute_loss(x, y, model(x, training=False)))
+    assert np.isclose(sparse, dense, rtol=1e-5), (sparse, dense)
+
+
+def test_chosen_positions_come_first_within_the_budget():
+    h = np.arange(2 * 10 * 3, dtype="float32").reshape(2, 10, 3)
+    y = np.arange(20, dtype="int32").reshape(2, 10)
+    chosen = np.zeros((2, 10), bool)
+    chosen[0, 4] = chosen[1, 7] = True
+    words, targets, weights = (keras.ops.convert_to_numpy(t) for t in chosen_positions(h, y, chosen))
+    assert len(targets) == 4, "one position in 5 of the batch"
+    assert sorted(targets[weights == 1].tolist()) == [4, 17] and weights.sum() == 2
+    assert np.array_equal(words[weights == 1][np.argsort(targets[weights == 1])], [h[0, 4], h[1, 7]])
+    weights = keras.ops.convert_to_numpy(chosen_positions(h, y, np.ones((2, 10), bool))[2])
+    assert weights.tolist() == [1, 1, 1, 1], "more chosen than the budget: the loss reads the first 4"
 
 
 def test_fine_tuning_starts_from_the_pretrained_encoder(bert_world):
