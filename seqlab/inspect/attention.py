@@ -33,7 +33,7 @@ from keras.src import backend  # get_keras_mask: how Keras 3 carries masks
 
 from seqlab.inspect.trace import LayerResult, _Tracer, register_probe
 from seqlab.layers.attention import MultiHeadAttention, SelfAttention, causal_mask
-from seqlab.layers.docs import equations as doc_equations
+from seqlab.layers.docs import equations as doc_equations, own_convention
 from seqlab.layers.transformer import TransformerDecoderBlock, TransformerEncoderBlock
 
 ATTENTION_AXES = ("head", "query", "key")  # a[h, i, j]: head h, query token i reading key token j
@@ -195,8 +195,18 @@ def _as_heads(weights) -> np.ndarray:
     return weights[:, None] if weights.ndim == 3 else weights
 
 
-def _record(tracer: _Tracer, layer, weights: dict, scores: dict, kind: str | None = None) -> None:
+def block_equations(layer) -> list[str]:
+    """The layer's equations; a Transformer block documents post-norm and pre-norm: its own ``norm``'s are kept."""
     blocks = doc_equations(layer)
+    norm = getattr(layer, "norm", None)
+    if norm not in ("post", "pre"):
+        return blocks
+    other = "pre" if norm == "post" else "post"
+    return own_convention(blocks, own="", other=r"\text{" + other + "-norm:}")  # its tag stays: which it is
+
+
+def _record(tracer: _Tracer, layer, weights: dict, scores: dict, kind: str | None = None) -> None:
+    blocks = block_equations(layer)
     time_labels = list(tracer.time_labels)  # as they are where this layer runs (positions.py relabels)
 
     def result(sample: int) -> AttentionTrace:

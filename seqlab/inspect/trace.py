@@ -43,7 +43,7 @@ import numpy as np
 from keras import ops
 from keras.src import backend  # get_keras_mask / set_keras_mask: how Keras 3 carries masks
 
-from seqlab.layers.docs import equations as doc_equations
+from seqlab.layers.docs import equations as doc_equations, own_convention
 
 Perturb = Callable[[str, int, object], object]  # (key, t, h_t) -> h_t' (used by the gradient pass)
 
@@ -241,9 +241,8 @@ def cell_equations(cell) -> list[str]:
     blocks = doc_equations(cell)
     reset_after = getattr(cell, "reset_after", None)
     if reset_after is not None:  # the GRU documents both conventions: keep the cell's own
-        other = r"\text{reset\_after=" + str(not reset_after)
-        own = r"\text{reset\_after=" + str(reset_after) + r":}\quad"
-        blocks = [b.replace(own, "").strip() for b in blocks if other not in b]
+        blocks = own_convention(blocks, own=r"\text{reset\_after=" + str(reset_after) + r":}\quad",
+                                other=r"\text{reset\_after=" + str(not reset_after))
     variant = getattr(cell, "variant", None)
     if variant is None:
         return blocks

@@ -50,7 +50,9 @@ def test_encoder_blocks_record_their_own_weights_and_padding_gets_zero():
         np.testing.assert_allclose(result.average(), weights.mean(axis=0))
     np.testing.assert_allclose(tr.outputs, np.asarray(model(ids[None]))[0], atol=1e-5)  # the probe changes nothing
     assert results[0].query_labels == ["a", "b", "c", "d", "·", "·"] and results[0].key_labels["self"][:2] == ["a", "b"]
-    assert results[0].equations == equations(TransformerEncoderBlock)
+    post, pre = equations(TransformerEncoderBlock)  # the docstring documents both; each block shows its own
+    assert post.startswith(r"\text{post-norm:}") and pre.startswith(r"\text{pre-norm:}")
+    assert results[0].equations == [post] and results[1].equations == [pre]
 
 
 @pytest.mark.parametrize("norm", ["post", "pre"])
