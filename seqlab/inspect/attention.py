@@ -202,7 +202,7 @@ def block_equations(layer) -> list[str]:
     if norm not in ("post", "pre"):
         return blocks
     other = "pre" if norm == "post" else "post"
-    return own_convention(blocks, own="", other=r"\text{" + other + "-norm:}")  # its tag stays: which it is
+    return own_convention(blocks, other=r"\text{" + other + "-norm:}")  # its own tag stays: which it is
 
 
 def _record(tracer: _Tracer, layer, weights: dict, scores: dict, kind: str | None = None) -> None:

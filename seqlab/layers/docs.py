@@ -35,7 +35,7 @@ def equations(obj):
     return [" ".join(block.split()) for block in _BLOCK.findall(section)]
 
 
-def own_convention(blocks, own, other):
+def own_convention(blocks, other, own=""):
     """Of ``blocks`` that document two conventions of a layer, its own: drop those holding ``other``'s tag, strip
-    ``own``'s (e.g. a GRU's ``reset_after``, a Transformer block's post-norm and pre-norm)."""
+    ``own``'s tag where given (e.g. a GRU's ``reset_after``, a Transformer block's post-norm and pre-norm)."""
     return [block.replace(own, "").strip() for block in blocks if other not in block]

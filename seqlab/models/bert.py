@@ -87,7 +87,7 @@ def pooler(z: keras.KerasTensor, width: int) -> keras.KerasTensor:
 def build_pretraining(data: SequenceData, layers, heads, width, ff_units, dropout) -> keras.Model:
     import keras
 
-    from seqlab.models.bert_layers import MaskedLMModel, NextSentenceAtCLS
+    from seqlab.models.bert_layers import MLM_HEAD, NSP_HEAD, MaskedLMModel, NextSentenceAtCLS
     from seqlab.tasks.masked_lm import bert_tokenizer_of
 
     vocab_size = bert_tokenizer_of(data).vocab_size
@@ -95,8 +95,8 @@ def build_pretraining(data: SequenceData, layers, heads, width, ff_units, dropou
     z = bert_encoder(ids, vocab_size, data.lookback, layers, heads, width, ff_units, dropout)
     h = keras.layers.Dense(width, activation="gelu", name="mlm_transform")(z)
     h = keras.layers.LayerNormalization(epsilon=1e-5, name="mlm_norm")(h)
-    mlm = keras.layers.Dense(vocab_size, activation="softmax", name="mlm")(h)  # (B, T, V)
-    nsp = keras.layers.Dense(2, activation="softmax", name="nsp")(pooler(z, width))  # (B, 2): random, next
+    mlm = keras.layers.Dense(vocab_size, activation="softmax", name=MLM_HEAD)(h)  # (B, T, V)
+    nsp = keras.layers.Dense(2, activation="softmax", name=NSP_HEAD)(pooler(z, width))  # (B, 2): random, next
     return MaskedLMModel(ids, NextSentenceAtCLS(name="heads")([mlm, nsp]), name="bert_masked_lm")
 
 

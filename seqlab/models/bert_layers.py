@@ -18,6 +18,7 @@ from seqlab.models.task_model import TaskModel
 from seqlab.text import PAD_ID
 
 EPSILON = 1e-7  # probabilities are clipped before the log, as Keras's cross-entropy does
+MLM_HEAD, NSP_HEAD = "mlm", "nsp"  # the names of the heads' last layers (seqlab.models.bert builds them)
 
 
 @keras.saving.register_keras_serializable(package="seqlab")
@@ -218,7 +219,7 @@ class MaskedLMModel(TaskModel):
         if "_to_heads" not in self.__dict__:
             # The same layers up to both heads' inputs; kept in a plain function, so Keras does not track (and
             # save) its layers a second time.
-            to_heads = keras.Model(self.inputs, [self.get_layer("mlm").input, self.get_layer("nsp").output])
+            to_heads = keras.Model(self.inputs, [self.get_layer(MLM_HEAD).input, self.get_layer(NSP_HEAD).output])
             self.__dict__["_to_heads"] = lambda ids: to_heads(ids, training=True)
         return self.__dict__["_to_heads"](inputs)
 
@@ -238,23 +239,22 @@ class MaskedLMModel(TaskModel):
     def fresh_batch(self, x, y, sample_weight):
         """The batch paired anew, 15 % of its candidate words masked anew, and the targets of only those."""
         x, y = draw_pairs(x, y, self.masking_seed, sep_id=SEP_ID)
-        candidates = ops.concatenate([ops.zeros_like(y[:, :1], dtype="bool"), ops.not_equal(y[:, 1:], PAD_ID)], 1)
-        masked, chosen = mask_tokens(x, candidates, self.masking_seed, vocab_size=self.outputs[0].shape[-1],
+        masked, chosen = mask_tokens(x, word_targets(y), self.masking_seed, vocab_size=self.outputs[0].shape[-1],
                                      mask_id=MASK_ID, first_word_id=FIRST_WORD_ID)
         targets = ops.concatenate([y[:, :1], ops.where(chosen, y, PAD_ID)[:, 1:]], axis=1)
         return masked, targets, sample_weight
 
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         y = ops.cast(y, "int32")
-        chosen = ops.concatenate([ops.zeros_like(y[:, :1], dtype="bool"), ops.not_equal(y[:, 1:], PAD_ID)], 1)
+        chosen = word_targets(y)
         if isinstance(y_pred, (list, tuple)):  # training: h and the next-sentence probabilities
             h, nsp = y_pred
             words, targets, weights = chosen_positions(h, y, chosen)
-            p_word = ops.take_along_axis(self.get_layer("mlm")(words), targets[:, None], axis=-1)[:, 0]
+            p_word = ops.take_along_axis(self.get_layer(MLM_HEAD)(words), targets[:, None], axis=-1)[:, 0]
         else:  # (B, T, V), the next-sentence probabilities at t = 0
             nsp = y_pred[:, 0, :2]
             p_word = ops.reshape(ops.take_along_axis(y_pred, y[..., None], axis=-1), (-1,))
-            weights = ops.reshape(ops.cast(chosen, p_word.dtype), (-1,))
+            weights = ops.reshape(chosen, (-1,))
         p_next = ops.take_along_axis(nsp, y[:, :1], axis=-1)[:, 0]
         weights = ops.cast(weights, p_word.dtype)
         mlm = -ops.sum(ops.log(ops.clip(p_word, EPSILON, 1.0)) * weights) / ops.maximum(ops.sum(weights), 1.0)
@@ -265,6 +265,11 @@ class MaskedLMModel(TaskModel):
 
 
 BUDGET = 5  # a training batch's masked-LM loss reads at most one position in 5
+
+
+def word_targets(y):
+    """``(B, T)`` bools: the positions t >= 1 with a word to guess (or, in a training batch, a candidate)."""
+    return ops.concatenate([ops.zeros_like(y[:, :1], dtype="bool"), ops.not_equal(y[:, 1:], PAD_ID)], axis=1)
 
 
 def chosen_positions(h, y, chosen):
