@@ -2,6 +2,7 @@
 
     KERAS_BACKEND=jax python -m bench.bert_jax [--checkpoints 10,50,200] [--seeds 3] [--vocab-size 5000]
         [--pooling cls,mean] [--width 64] [--layers 2] [--no-scratch] [--schedule cosine --warmup-steps 500]
+        [--label-fraction 0.3] [--transfer all,embeddings]
 
 ``bench.bert_sentiment`` runs the same comparison through ``run_experiment``
 on a CPU, where 6 epochs of pre-training take 18 minutes. Here the same
@@ -14,7 +15,11 @@ the reference. ``--pooling`` picks how the classifier reads the sentence
 (BERT's pooler on z_[CLS], the mean of the tokens' vectors, or both). Each
 fine-tuning (and each from-scratch run) is repeated over ``--seeds`` seeds,
 with early stopping on the validation loss (patience 2, best weights kept);
-the table gives the mean and spread of test accuracy. Print as it goes,
+the table gives the mean and spread of test accuracy. ``--label-fraction``
+fine-tunes (and trains from scratch) on that share of the training sentences,
+the case where pre-training usually pays first; ``--transfer`` ``embeddings``
+takes only the pre-trained embeddings (``all``: BERT's fine-tuning, everything), the encoder blocks (and the pooler)
+starting from random weights, as word vectors start a network. Print as it goes,
 unbuffered (``python -u``), where a time limit may cut it short.
 (TF-IDF + logistic regression, the classical peer, needs scikit-learn:
 ``python -m bench.movie_sentiment`` measures it, 0.807.)
@@ -43,7 +48,8 @@ from seqlab.training import ExperimentSpec  # noqa: E402
 from seqlab.training.optimizer import compile_model  # noqa: E402
 
 
-def fine_tune(data, sizes: dict, encoder, tokenizer, args, seed: int, pooling: str = "cls") -> float:
+def fine_tune(data, sizes: dict, encoder, tokenizer, args, seed: int, pooling: str = "cls",
+              transfer: str = "all") -> float:
     """Test accuracy of a BERT classifier on ``data``: from ``encoder``'s weights, or from scratch (None)."""
     keras.utils.set_random_seed(seed)
     # The classifier copies the encoder's layers from a pre-training run; here that model is in this process.
@@ -51,9 +57,20 @@ def fine_tune(data, sizes: dict, encoder, tokenizer, args, seed: int, pooling: s
     options = {**sizes, "pooling": pooling, "pretrained": "this process" if encoder else ""}
     spec = ExperimentSpec(data.name, "bert", {}, options, epochs=args.epochs, batch_size=64,
                           learning_rate=args.fine_tune_lr, seed=seed).resolved()
-    model = compile_model(build_model("bert", data, spec.model_options), spec, data)
+    model = build_model("bert", data, spec.model_options)
+    if encoder and transfer == "embeddings":
+        keras.utils.set_random_seed(seed)  # the blocks and pooler the same network from scratch starts with
+        scratch = build_model("bert", data, {**spec.model_options, "pretrained": ""})
+        for layer in model.layers:
+            if layer.name.startswith("encoder_") or layer.name == "pooler":
+                layer.set_weights(scratch.get_layer(layer.name).get_weights())
+    model = compile_model(model, spec, data)
     train, val, test = (data.splits[s] for s in ("train", "val", "test"))
-    model.fit(train.x, train.y, validation_data=(val.x, val.y), epochs=args.epochs, batch_size=64, verbose=0,
+    x, y = np.asarray(train.x), np.asarray(train.y)
+    if args.label_fraction < 1:
+        kept = np.random.default_rng(100 + seed).permutation(len(x))[: int(args.label_fraction * len(x))]
+        x, y = x[kept], y[kept]
+    model.fit(x, y, validation_data=(val.x, val.y), epochs=args.epochs, batch_size=64, verbose=0,
               callbacks=[keras.callbacks.EarlyStopping(patience=2, restore_best_weights=True)])
     predicted = np.argmax(np.asarray(model.predict(test.x, batch_size=256, verbose=0)), axis=-1)
     return float(np.mean(predicted == np.asarray(test.y).reshape(-1)))
@@ -77,6 +94,11 @@ def main() -> None:
     parser.add_argument("--warmup-steps", type=int, default=0, help="pre-training batches of warm-up (cosine)")
     parser.add_argument("--fine-tune-lr", type=float, default=3e-4)
     parser.add_argument("--pooling", default="cls", help="the classifier's: cls, mean, or both (cls,mean)")
+    parser.add_argument("--label-fraction", type=float, default=1.0,
+                        help="the share of movie_sentiment's training sentences the classifiers learn from")
+    parser.add_argument("--transfer", default="all",
+                        help="what a fine-tuned classifier takes from the pre-training: all, embeddings (its blocks "
+                             "random), or both (all,embeddings)")
     parser.add_argument("--no-scratch", action="store_true",
                         help="skip the classifiers from scratch (they do not depend on the pre-training)")
     args = parser.parse_args()
@@ -93,12 +115,15 @@ def main() -> None:
     train, val, test = (corpus.splits[s] for s in ("train", "val", "test"))
     print(f"{jax.devices()[0].device_kind} ({jax.default_backend()}), Keras {keras.__version__}, JAX {jax.__version__}; "
           f"bert {sizes}, {model.count_params():,} weights; {len(train.y):,} training pairs of {corpus.lookback} "
-          f"tokens, batch {args.batch}, {args.schedule} learning rate {args.learning_rate:g}", flush=True)
+          f"tokens, batch {args.batch}, {args.schedule} learning rate {args.learning_rate:g}; the classifiers learn "
+          f"from {args.label_fraction:.0%} of movie_sentiment's training sentences", flush=True)
 
     def accuracies(encoder) -> dict[str, list[float]]:
-        """Test accuracy per pooling, one per seed."""
-        return {pooling: [fine_tune(sentiment, sizes, encoder, corpus.tokenizer, args, seed, pooling)
-                          for seed in range(args.seeds)] for pooling in args.pooling.split(",")}
+        """Test accuracy per pooling (and transfer, when fine-tuned), one per seed."""
+        transfers = args.transfer.split(",") if encoder else ["all"]
+        return {f"{pooling}" + (f", {transfer} transferred" if encoder else ""):
+                [fine_tune(sentiment, sizes, encoder, corpus.tokenizer, args, seed, pooling, transfer)
+                 for seed in range(args.seeds)] for pooling in args.pooling.split(",") for transfer in transfers}
 
     rows = [] if args.no_scratch else [("from scratch", None, accuracies(None))]
     if rows:
