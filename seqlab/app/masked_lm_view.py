@@ -64,8 +64,15 @@ def guesses_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
     st.markdown(f"**The first {len(rows)} test pairs**: the words hidden from the model and its most probable "
                 "guess for each, in order")
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key=f"{key}.guesses",
-                 column_config={"p(B follows A)": st.column_config.ProgressColumn(
-                     "p(B follows A)", min_value=0.0, max_value=1.0, format="%.2f")})
+                 column_config={
+                     # widths in pixels: the pair (the longest text) leaves the guesses room beside it
+                     "pair as read": st.column_config.TextColumn(width=300),
+                     "hidden words": st.column_config.TextColumn(width=180),
+                     "model's guesses": st.column_config.TextColumn(width=190),
+                     "right": st.column_config.TextColumn(width="small"),
+                     "B follows A": st.column_config.CheckboxColumn(width="small"),
+                     "p(B follows A)": st.column_config.ProgressColumn(
+                         "p(B follows A)", min_value=0.0, max_value=1.0, format="%.2f", width=110)})
     st.page_link("pages/fill_in.py", label="Hide words of your own on Fill in", icon=":material/edit:")
 
 
