@@ -15,7 +15,8 @@ r"""BERT pre-training data: sentence pairs ``[CLS] A [SEP] B [SEP]`` with a next
    aligned with it: ``y[:, 0]``, the [CLS] position's target, is the
    next-sentence label; ``y[:, t]`` for t >= 1 the masked-LM target, 0
    (``[PAD]``, no loss) where there is none. The training split holds the
-   true continuations, every real token of A and B a candidate: the
+   true continuations, every word of A and B a candidate (not ``[UNK]``:
+   an unknown word stays in the text but is no word to guess): the
    model's training step gives half the rows another row's B
    (``seqlab.data.bert_next_sentence``) and chooses 15 % of the tokens
    (``seqlab.data.bert_masking``), anew at every batch. The validation and
@@ -49,7 +50,7 @@ from seqlab.data.text_classes import CLASS_TEXT_DEFAULTS, SPLITS, stratified_spl
 from seqlab.data.text_pairs import random_split
 from seqlab.data.text_windows import TEXT_CHOICES, TEXT_RANGES, make_tokenizer
 from seqlab.limits import check_data_size
-from seqlab.text import CLS, MASK, PAD_ID, SEP, Standardize
+from seqlab.text import CLS, MASK, PAD_ID, SEP, UNK_ID, Standardize
 
 BERT_SPECIALS = (CLS, SEP, MASK)  # ids 2, 3, 4 after [PAD] and [UNK]
 CLS_ID, SEP_ID, MASK_ID = 2, 3, 4
@@ -84,8 +85,8 @@ def cut_texts(ids: Sequence[list[int]], rng: np.random.Generator, half: int) -> 
 
 
 def pair_rows(firsts, seconds, length: int) -> tuple[np.ndarray, np.ndarray]:
-    """``x`` and ``y`` ``(N, length)`` (module docstring, step 4): true continuations, every real token of A and B a
-    candidate."""
+    """``x`` and ``y`` ``(N, length)`` (module docstring, step 4): true continuations, every word of A and B a
+    candidate, ``[UNK]`` not."""
     x = np.full((len(firsts), length), PAD_ID, dtype="int32")
     y = np.full((len(firsts), length), PAD_ID, dtype="int32")
     for row, (a, b) in enumerate(zip(firsts, seconds)):
@@ -93,6 +94,7 @@ def pair_rows(firsts, seconds, length: int) -> tuple[np.ndarray, np.ndarray]:
         x[row, : len(ids)] = ids
         y[row, 1 : 1 + len(a)] = a
         y[row, 2 + len(a) : 2 + len(a) + len(b)] = b
+    y[y == UNK_ID] = PAD_ID  # else the commonest "word" to guess, and the model's first guess for many blanks
     y[:, 0] = 1  # is_next
     return x, y
 

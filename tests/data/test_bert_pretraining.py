@@ -4,7 +4,7 @@ import numpy as np
 
 from seqlab.data import load_dataset
 from seqlab.data.bert_pretraining import CLS_ID, MASK_ID, SEP_ID, bert_pair_data, cut_texts, pair_rows, sides
-from seqlab.text import CLS, MASK, PAD_ID, SEP
+from seqlab.text import CLS, MASK, PAD_ID, SEP, UNK_ID
 from tests.data.test_movie_sentiment import cache, cached  # noqa: F401  the fake vaderSentiment sdist
 
 OPTIONS = {"tokenizer": "word", "vocab_size": 200, "lowercase": True, "strip_punctuation": False,
@@ -23,10 +23,10 @@ def test_texts_are_cut_into_a_and_its_continuation_each_at_most_half():
 
 
 def test_rows_layout_and_aligned_targets():
-    x, y = pair_rows([[7, 8]], [[9]], 8)
-    assert x.tolist() == [[CLS_ID, 7, 8, SEP_ID, 9, SEP_ID, 0, 0]]
-    assert y.tolist() == [[1, 7, 8, 0, 9, 0, 0, 0]]  # is_next at [CLS]; every word a candidate; specials 0
-    assert sides(x[0]) == ([7, 8], [9])
+    x, y = pair_rows([[7, 8]], [[9, UNK_ID]], 8)
+    assert x.tolist() == [[CLS_ID, 7, 8, SEP_ID, 9, UNK_ID, SEP_ID, 0]]
+    assert y.tolist() == [[1, 7, 8, 0, 9, 0, 0, 0]]  # is_next at [CLS]; every word a candidate; [UNK], specials 0
+    assert sides(x[0]) == ([7, 8], [9, UNK_ID])
 
 
 def test_pair_data_splits():
@@ -57,3 +57,10 @@ def test_movie_reviews_mlm_leaves_out_the_sentiment_test_sentences(cache):  # no
     assert held_out and not held_out & set(data.frame["text"])
     assert any(note.startswith("Left out the") for note in data.notes)
     assert set(frame.loc[frame["split"] == "train", "text"]) <= set(data.frame["text"])
+
+
+def test_an_unknown_word_stays_in_the_text_but_is_never_a_word_to_guess():
+    data = bert_pair_data("tiny", TEXTS, {**OPTIONS, "vocab_size": 16})  # the digits of "sentence 37" unknown
+    for split in data.splits.values():
+        assert (split.x == UNK_ID).any()
+        assert not (split.y[:, 1:] == UNK_ID).any()
