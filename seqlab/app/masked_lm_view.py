@@ -51,7 +51,8 @@ def guesses_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
     test, vocab = data.splits["test"], data.tokenizer.vocab
     y, guess, is_next = preds["y_true"], preds["y_pred"], preds["is_next"]
     rows = []
-    for i in range(min(EXAMPLES, len(y))):
+    # a short pair may have no word chosen (15 % of its words, none of them [UNK]): nothing to show there
+    for i in [i for i in range(len(y)) if _hidden(y[i]).size][:EXAMPLES]:
         where = _hidden(y[i])
         rows.append({
             "pair as read": _pair_text(data.tokenizer, test.x[i]),
@@ -61,8 +62,8 @@ def guesses_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
             "B follows A": bool(y[i, 0]),
             "p(B follows A)": float(is_next[i]),
         })
-    st.markdown(f"**The first {len(rows)} test pairs**: the words hidden from the model and its most probable "
-                "guess for each, in order")
+    st.markdown(f"**The first {len(rows)} test pairs with a hidden word**: the words hidden from the model and its "
+                "most probable guess for each, in order")
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key=f"{key}.guesses",
                  column_config={
                      # widths in pixels: the pair (the longest text) leaves the guesses room beside it

@@ -14,6 +14,7 @@ def test_models_lists_the_hidden_words_and_serves_the_pair(bert_world, open_page
     assert not at.exception and not at.error
     guesses = next(d.value for d in at.dataframe if "hidden words" in d.value.columns)
     assert len(guesses) > 0 and {"pair as read", "model's guesses", "B follows A"} <= set(guesses.columns)
+    assert (guesses["hidden words"] != "").all(), "only pairs with a word hidden are listed"
     first = guesses.iloc[0]
     assert len(first["hidden words"].split(" · ")) == len(first["model's guesses"].split(" · "))
     at.button(key=f"models.serve.{run.run_id}.go").click().run()
