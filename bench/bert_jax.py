@@ -17,9 +17,10 @@ fine-tuning (and each from-scratch run) is repeated over ``--seeds`` seeds,
 with early stopping on the validation loss (patience 2, best weights kept);
 the table gives the mean and spread of test accuracy. ``--label-fraction``
 fine-tunes (and trains from scratch) on that share of the training sentences,
-the case where pre-training usually pays first; ``--transfer`` ``embeddings``
-takes only the pre-trained embeddings (``all``: BERT's fine-tuning, everything), the encoder blocks (and the pooler)
-starting from random weights, as word vectors start a network. Print as it goes,
+the case where pre-training usually pays first. ``--transfer``: ``all`` is
+BERT's fine-tuning; ``embeddings`` takes only the pre-trained embeddings, the
+encoder blocks (and the pooler) starting from random weights, as word vectors
+start a network. Print as it goes,
 unbuffered (``python -u``), where a time limit may cut it short.
 (TF-IDF + logistic regression, the classical peer, needs scikit-learn:
 ``python -m bench.movie_sentiment`` measures it, 0.807.)
@@ -121,7 +122,7 @@ def main() -> None:
     def accuracies(encoder) -> dict[str, list[float]]:
         """Test accuracy per pooling (and transfer, when fine-tuned), one per seed."""
         transfers = args.transfer.split(",") if encoder else ["all"]
-        return {f"{pooling}" + (f", {transfer} transferred" if encoder else ""):
+        return {pooling + (f", {transfer} transferred" if encoder else ""):
                 [fine_tune(sentiment, sizes, encoder, corpus.tokenizer, args, seed, pooling, transfer)
                  for seed in range(args.seeds)] for pooling in args.pooling.split(",") for transfer in transfers}
 
