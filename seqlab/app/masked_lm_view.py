@@ -52,7 +52,8 @@ def guesses_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
     y, guess, is_next = preds["y_true"], preds["y_pred"], preds["is_next"]
     rows = []
     # a short pair may have no word chosen (15 % of its words, none of them [UNK]): nothing to show there
-    for i, where in [(i, where) for i in range(len(y)) if (where := _hidden(y[i])).size][:EXAMPLES]:
+    hidden = [(i, _hidden(y[i])) for i in range(len(y))]
+    for i, where in [(i, where) for i, where in hidden if where.size][:EXAMPLES]:
         rows.append({
             "pair as read": _pair_text(data.tokenizer, test.x[i]),
             "hidden words": " · ".join(vocab[int(y[i, t])] for t in where),
