@@ -6,6 +6,7 @@ from seqlab.app import cache, results, state
 from seqlab.app import classify_view as view
 from seqlab.app import attention_view, inspect_view  # noqa: F401  attention_view registers its result view
 from seqlab.app.entry import require_entry
+from seqlab.training.presets import differing_options
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
 
@@ -61,7 +62,7 @@ for column, each in zip(st.columns(len(shown), gap="large"), shown):
     with column:
         if len(shown) > 1:
             twin = [results.run_options(r) for r in shown if r is not each and r.meta.model == each.meta.model]
-            extra = results.differing_options(results.run_options(each), twin)
+            extra = differing_options(results.run_options(each), twin)
             st.markdown(f"##### {results.model_title(each.meta.model)}{f' · {extra}' if extra else ''}")
             st.caption(f"run {each.run_id}")
         same_data = each.spec.get("data_options") == run.spec.get("data_options")  # the same sentences, tokens

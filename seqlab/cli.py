@@ -69,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", help="train every spec of this preset instead of --dataset/--model")
     p.add_argument("--epochs", type=int, help="the same as --set epochs=N")
     p.add_argument("--name", help='your name for the run (each run of a --preset), e.g. "lstm 64 units, '
-                   'lr 1e-3": one line, at most 80 characters')
+                   'lr 1e-3": one line, at most 80 characters; without it, a preset names each run by the '
+                   'preset and the options that set the run apart')
     p.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE",
         help="a spec field, data option or model option, e.g. --set units=32 --set lookback=48 "
@@ -219,9 +220,10 @@ def cmd_train(args) -> int:
     overrides = training_overrides(args)
     name = check_name(args.name)
     if args.preset is None:
-        specs = [dataset_spec(args.dataset, args.model)]
+        specs, names = [dataset_spec(args.dataset, args.model)], [name]
     else:
-        specs = list(get_preset(args.preset).specs)
+        preset = get_preset(args.preset)
+        specs, names = list(preset.specs), [name] * len(preset.specs) if name else preset.run_names()
     # Check every spec (and the store) before the first one trains, and before TensorFlow's start-up.
     specs = [spec.with_overrides(overrides).resolved() for spec in specs]
     store = open_store(args)
@@ -231,10 +233,10 @@ def cmd_train(args) -> int:
     manager = JobManager(store)
     results = []
     with CtrlC() as ctrl_c:
-        for spec in specs:
+        for spec, run_name in zip(specs, names):
             if ctrl_c.pressed:  # Ctrl-C between two runs of a preset: start no more
                 break
-            result = train_one(manager, spec, ctrl_c, args.json, name)
+            result = train_one(manager, spec, ctrl_c, args.json, run_name)
             if isinstance(result, int):  # failed: its exit code
                 return result
             results.append(result)

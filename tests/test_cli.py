@@ -110,6 +110,7 @@ def test_presets_listed_and_trained_with_overrides(capsys, runs_dir):
     result = json.loads(out.strip().splitlines()[-1])
     assert result["preset"] == "adding-elman-vs-gates" and len(result["runs"]) == 3
     assert {r["task"] for r in result["runs"]} == {"regress"} and "mse" in result["runs"][0]["metrics"]
+    assert [r["name"] for r in result["runs"]] == ["adding-elman-vs-gates"] * 3  # a preset names its runs
     code, out, _ = run_cli(capsys, "runs")
     assert code == 0 and "MSE" in out
 

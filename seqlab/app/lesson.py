@@ -62,7 +62,7 @@ def show_plan(preset: Preset) -> None:
 
 
 def start(preset: Preset) -> None:
-    jobs = [state.submit(spec) for spec in preset.specs]
+    jobs = [state.submit(spec, name) for spec, name in zip(preset.specs, preset.run_names())]
     st.session_state[JOBS_KEY.format(name=preset.name)] = [j.job_id for j in jobs if j is not None]
 
 
@@ -132,7 +132,9 @@ def show_results(jobs: list[Job], key: str = "lesson") -> None:
     table = results.runs_table([named_now(job.run) for job in jobs if job.run is not None and job.run.exists()])
     if not len(table):
         return
-    named = ["name"] if table["name"].astype(bool).any() else []  # a run renamed on Models shows its name
+    # The names when they tell the runs apart (the preset named each by what sets it apart), or one was renamed.
+    given = {job.name for job in jobs}
+    named = ["name"] if table["name"].nunique() > 1 or not set(table["name"]) <= given else []
     st.dataframe(
         table, hide_index=True, width="stretch",
         column_order=["model", *named, "status", "epochs", "metric", "test", "best baseline", "skill", "train s",

@@ -19,8 +19,9 @@ from typing import Callable
 import streamlit as st
 
 from seqlab.app import cache
-from seqlab.app.results import differing_options, model_title, run_options
+from seqlab.app.results import model_title, run_options
 from seqlab.registry import Registry
+from seqlab.training.presets import differing_options
 
 LESSON_VIEWS: Registry[Callable] = Registry("lesson view")
 

@@ -88,11 +88,6 @@ def run_label(run: Run) -> str:
     return f"{named}{model_title(run.meta.model)} on {run.meta.dataset}  ·  {run.run_id}{badge}"
 
 
-def differing_options(options: dict, others: list[dict]) -> str:
-    """``"k=v, ..."``: the options in which ``options`` differs from any of ``others`` (runs of one model)."""
-    return ", ".join(f"{k}={v}" for k, v in options.items() if any(o.get(k) != v for o in others))
-
-
 def run_options(run: Run) -> dict:
     """A run's data and model options in one dict (what tells two runs of one model apart)."""
     return {**run.spec.get("data_options", {}), **run.spec.get("model_options", {})}
@@ -491,7 +486,9 @@ def _served_labels(run: Run, data: SequenceData, i: int, served, stored, key: st
 # How the columns of ``runs_table`` are shown wherever it is drawn (Models, Lessons, Compare).
 RUN_COLUMNS = {
     "run": st.column_config.TextColumn("run", width="medium", help="The run's folder name (its id)."),
-    "name": st.column_config.TextColumn("name", width="medium", help="Your name for the run (rename it on Models)."),
+    "name": st.column_config.TextColumn(
+        "name", width="large",
+        help="Your name for the run, or its preset's: the preset and what sets the run apart (rename it on Models)."),
     "origin": st.column_config.TextColumn(
         help=f"trained here, or {IMPORTED}: added from someone's run zip; its SavedModel loads only if you trust it."),
     "metric": st.column_config.TextColumn(help="The task's main test metric, with its unit."),

@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from seqlab.run_name import MAX_LENGTH
 from seqlab.training.spec import ExperimentSpec
+
+
+def differing_options(options: dict, others: list[dict]) -> str:
+    """``"k=v, ..."``: the options in which ``options`` differs from any of ``others`` (runs of one model)."""
+    return ", ".join(f"{k}={v}" for k, v in options.items() if any(o.get(k) != v for o in others))
 
 
 @dataclass(frozen=True)
@@ -28,6 +34,18 @@ class Preset:
             "description": self.description,
             "specs": [spec.to_dict() for spec in self.specs],
         }
+
+    def run_names(self) -> list[str]:
+        """A name for each spec's run: the preset's name, and the options in which the run differs from the
+        preset's other runs of its model (``"positional-encoding · positions=none"``), so that Models and
+        Compare tell a preset's runs apart."""
+        options = [{**spec.data_options, **spec.model_options} for spec in self.specs]
+        names = []
+        for spec, own in zip(self.specs, options):
+            twins = [o for s, o in zip(self.specs, options) if s.model == spec.model and o is not own]
+            extra = differing_options(own, twins)
+            names.append(f"{self.name}{f' · {extra}' if extra else ''}"[:MAX_LENGTH])
+        return names
 
 
 def _adding(model: str) -> ExperimentSpec:

@@ -58,7 +58,8 @@ def test_running_a_lesson_trains_each_run_compares_them_and_looks_inside(open_pa
     assert results["run"].tolist() == [j.run.run_id for j in jobs(at)]
     assert set(results["metric"]) == {"MAE"}  # the task's own metric, as on Models (sine has no unit)
     assert (results["train s"] > 0).all()
-    assert "name" not in at.dataframe[1].proto.column_order  # no run has a name: no empty column
+    assert [j.run.name for j in jobs(at)] == ["tiny", "tiny"]  # the preset's name: only the model sets them apart
+    assert "name" not in at.dataframe[1].proto.column_order  # so no column of one name
     charts = at.get("plotly_chart")
     curves = charts[0].proto.spec
     assert "Windowed MLP" in curves and "GRU (job" in curves
@@ -71,7 +72,7 @@ def test_running_a_lesson_trains_each_run_compares_them_and_looks_inside(open_pa
     RunStore().rename(jobs(at)[1].run.run_id, "gates at width 4")  # renamed on Models: the lesson shows it
     at.run()
     assert "name" in at.dataframe[1].proto.column_order
-    assert at.dataframe[1].value["name"].tolist() == ["", "gates at width 4"]
+    assert at.dataframe[1].value["name"].tolist() == ["tiny", "gates at width 4"]
 
 
 def test_a_teachers_link_opens_the_lesson_locked_with_its_parts_hidden(runs_dir):

@@ -17,6 +17,23 @@ def test_every_preset_resolves_and_serialises():
         get_preset("nope")
 
 
+def test_a_presets_runs_are_named_by_the_preset_and_what_sets_each_apart():
+    from seqlab.run_name import check_name
+
+    assert get_preset("positional-encoding").run_names() == [
+        "positional-encoding · positions=none", "positional-encoding · positions=sinusoidal"]
+    # Only the model differs (the model's title tells them apart): the preset's name alone.
+    assert get_preset("adding-elman-vs-gates").run_names() == ["adding-elman-vs-gates"] * 3
+    # Options are compared within one model: the GRU beside two ARX runs is named by the preset only.
+    assert get_preset("energy-day-ahead").run_names() == [
+        "energy-day-ahead · known_future=True", "energy-day-ahead · known_future=False", "energy-day-ahead"]
+    for preset in PRESETS.values():
+        names = preset.run_names()
+        assert len(names) == len(preset.specs) and all(check_name(n) == n for n in names)
+        runs = [(spec.model, name) for spec, name in zip(preset.specs, names)]
+        assert len(set(runs)) == len(runs), f"{preset.name}: two runs of one model with one name"
+
+
 def test_the_tuned_echo_state_network_forecasts_mackey_glass(runs_dir):
     run = run_experiment(get_preset("esn-mackey-glass").specs[0])
     assert run.metrics["model"]["rmse"] < 0.01 * run.metrics["baselines"]["naive"]["rmse"]

@@ -23,8 +23,9 @@ class TransformerDecoderBlock(keras.layers.Layer):
         $$ \text{post-norm: } \mathrm{LN}(\mathbf{x} + \mathrm{Sublayer}(\mathbf{x})), \qquad
            \text{pre-norm: } \mathbf{x} + \mathrm{Sublayer}(\mathrm{LN}(\mathbf{x})) $$
 
-        $$ a_{ij} = 0 \quad \text{for } j > i \quad \text{(the causal mask: no peeking at later tokens)} $$
+        $$ a_{ij} = 0 \quad \text{for } j > i \quad \text{(the causal mask)} $$
 
+        The causal mask keeps every position from peeking at later tokens.
         The cross-attention's queries come from the decoder, its keys and
         values from the encoder's outputs $\mathbf{c}$ (`context`); without
         `cross_attention` the block is GPT's. For generation, `init_cache` and
