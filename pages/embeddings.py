@@ -45,7 +45,7 @@ rows, rank = embedding.matrix.shape
 if not embedding.matrix.any():
     st.info("Every vector of this embedding is zero: there is no direction to project or compare. Pick another run.")
     st.stop()
-toks = view.tokens(run, rows)
+toks = view.tokens(run, embedding)
 order = shown_tokens(rows, rows, toks.counts)  # every id, most frequent first when known
 
 # ---------------------------------------------------------------- controls, neighbours, projection

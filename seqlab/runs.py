@@ -103,13 +103,15 @@ class Run:
 
         return load_keras(self.keras_path, self.meta)
 
-    def load_tokenizer(self):
-        """The tokeniser a text run kept (``tokenizer.json``); ``ValueError`` for a run that reads numbers."""
+    def load_tokenizer(self, asset: str = "tokenizer"):
+        """The tokeniser a text run kept (``tokenizer.json``; ``asset="target_tokenizer"``: a translation run's
+        target side); ``ValueError`` for a run that keeps none (it reads numbers)."""
         from seqlab.tasks import get_task
 
-        found = get_task(self.meta.task).load_assets(self.path).get("tokenizer")
+        found = get_task(self.meta.task).load_assets(self.path).get(asset)
         if found is None:
-            raise ValueError(f"Run {self.run_id!r} keeps no tokeniser: it reads numbers, not text.")
+            why = "it reads numbers, not text" if asset == "tokenizer" else "it is no translation run"
+            raise ValueError(f"Run {self.run_id!r} keeps no {asset.replace('tokenizer', 'tokeniser').replace('_', ' ')}: {why}.")
         return found
 
 

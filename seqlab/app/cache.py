@@ -135,19 +135,20 @@ def sample_text(run: Run, prompt: str, tokens: int, **decoding) -> GeneratedText
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
-def _tokenizer(path: str, created: str) -> Tokenizer:
+def _tokenizer(path: str, created: str, asset: str) -> Tokenizer:
     folder = Path(path)
-    return RunStore(folder.parent).read(folder.name).load_tokenizer()
+    return RunStore(folder.parent).read(folder.name).load_tokenizer(asset)
 
 
-def tokenizer(run: Run) -> Tokenizer:
-    """The tokeniser saved with a text run (``tokenizer.json``), read once per run; raises ``ValueError``."""
-    return _tokenizer(str(run.path), run.meta.created)
+def tokenizer(run: Run, asset: str = "tokenizer") -> Tokenizer:
+    """The tokeniser saved with a text run (``tokenizer.json``, or ``Run.load_tokenizer``'s ``asset``), read once
+    per run; raises ``ValueError``."""
+    return _tokenizer(str(run.path), run.meta.created, asset)
 
 
-def tokenizer_facts(run: Run) -> dict:
-    """The language run's tokeniser: its ``kind``, ``vocab_size`` and ``vocab`` (id -> token text)."""
-    loaded = tokenizer(run)
+def tokenizer_facts(run: Run, asset: str = "tokenizer") -> dict:
+    """The run's tokeniser (``tokenizer``): its ``kind``, ``vocab_size`` and ``vocab`` (id -> token text)."""
+    loaded = tokenizer(run, asset)
     return {"kind": loaded.kind, "vocab_size": loaded.vocab_size, "vocab": list(loaded.vocab)}
 
 

@@ -68,10 +68,25 @@ def projection(run: Run, embedding: EmbeddingMatrix) -> Projection:
     return _projection(str(run.path), run.meta.created, embedding.layer, embedding.matrix)
 
 
-def tokens(run: Run, rows: int) -> Tokens:
-    """The run's tokeniser's vocabulary and the training text's token counts; ids when there is no tokeniser."""
+def is_target_side(embedding: EmbeddingMatrix) -> bool:
+    """A decoder's own embedding (both decoders name it so): its rows are the target tokeniser's ids."""
+    return embedding.layer.rsplit(" / ", 1)[-1] == "target_embedding"
+
+
+def training_counts(data, target: bool, rows: int) -> np.ndarray:
+    """How often each id occurs in the training split (a decoder's: in the target sentences)."""
+    if not target and "token_id" in data.frame:
+        return token_counts(data)  # a language run: the training text itself, not its overlapping windows
+    ids = np.asarray(data.splits["train"].y if target else data.splits["train"].x).astype("int64").ravel()
+    return np.bincount(ids[(ids >= 0) & (ids < rows)], minlength=rows)
+
+
+def tokens(run: Run, embedding: EmbeddingMatrix) -> Tokens:
+    """The vocabulary of the run's tokeniser that the embedding's rows index (the target's for a decoder's), and
+    the training text's token counts; ids when there is no tokeniser."""
+    rows, target = len(embedding.matrix), is_target_side(embedding)
     try:
-        vocab = cache.tokenizer_facts(run)["vocab"]
+        vocab = cache.tokenizer_facts(run, "target_tokenizer" if target else "tokenizer")["vocab"]
     except (ValueError, OSError, KeyError):
         return Tokens([f"id {i}" for i in range(rows)], None, "This run has no tokeniser: points are token ids.")
     if len(vocab) != rows:
@@ -79,10 +94,11 @@ def tokens(run: Run, rows: int) -> Tokens:
                       f"The tokeniser has {len(vocab):,} tokens but the matrix {rows:,} rows: points are token ids.")
     try:
         data = cache.dataset(run.spec["dataset"], run.spec.get("data_options", {}))
-        counts = token_counts(data)
+        counts = training_counts(data, target, rows)
     except (KeyError, ValueError, RuntimeError, OSError) as err:
         return Tokens(vocab, None, f"Token counts unknown (cannot load the run's dataset: {err}): id order.")
-    return Tokens(vocab, counts, "Most frequent tokens of the training text first.")
+    side = "target sentences" if target else "text"
+    return Tokens(vocab, counts, f"Most frequent tokens of the training {side} first.")
 
 
 # ---------------------------------------------------------------- which run

@@ -70,7 +70,7 @@ def tokens_and_neighbours(runs: list[Run], key: str) -> None:
             token = st.selectbox("Neighbours of", known, index=known.index(longest), key=f"{key}.token.{run.run_id}",
                                  format_func=lambda i: embeddings_view.token_label(texts, i))
             near, cosines = cosine_neighbours(matrix, token, NEIGHBOURS + 1)
-            embeddings_view.neighbours_table(near, cosines, embeddings_view.tokens(run, len(matrix)),
+            embeddings_view.neighbours_table(near, cosines, embeddings_view.tokens(run, found[0]),
                                              key=f"{key}.neighbours.{run.run_id}")
 
 

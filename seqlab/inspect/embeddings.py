@@ -79,18 +79,31 @@ class EmbeddingMatrix:
 
 
 def _children(layer) -> list:
-    """The layers inside ``layer``: a model's ``layers``, a wrapper's (``TimeDistributed``) ``layer``."""
+    """The layers inside ``layer``: a model's ``layers``, a wrapper's (``TimeDistributed``) ``layer``, a layer's
+    sub-layers (its attributes that hold a layer or a list of them: a Transformer decoder's embedding and blocks;
+    there ``layers`` is a count)."""
     if isinstance(layer, keras.layers.Wrapper):
         return [layer.layer]
-    return list(getattr(layer, "layers", []))
+    if isinstance(layer, keras.Model):
+        return list(layer.layers)
+    found = []
+    for value in vars(layer).values():
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            if isinstance(item, keras.layers.Layer) and all(item is not f for f in found):
+                found.append(item)
+    return found
 
 
 def embedding_matrices(model: keras.Model) -> list[EmbeddingMatrix]:
     """Every embedding in ``model`` (layers registered in ``EMBEDDINGS``), in layer order; empty if none."""
     found: list[EmbeddingMatrix] = []
     pending = [(child, child.name) for child in _children(model)]
+    seen = set()
     while pending:  # depth first, in layer order
         layer, name = pending.pop(0)
+        if id(layer) in seen:  # a layer shared by two parents (or named twice by one) is read once
+            continue
+        seen.add(id(layer))
         encoding = encoding_of(type(layer))
         if encoding is None:
             pending[:0] = [(child, f"{name} / {child.name}") for child in _children(layer)]

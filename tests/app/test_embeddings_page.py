@@ -112,3 +112,22 @@ def test_the_neural_language_models_own_embedding(open_embeddings, language_runs
     unit = layer.embedding_matrix / np.linalg.norm(layer.embedding_matrix, axis=1, keepdims=True)
     table = at.dataframe[0].value
     np.testing.assert_allclose(table["cosine"], unit[table["id"]] @ unit[table["id"].iloc[0]], rtol=1e-5)
+
+
+def test_a_translation_runs_decoder_embedding_reads_the_target_tokens(tmp_path, open_embeddings):
+    from seqlab.runs import RunStore
+    from seqlab.training import ExperimentSpec, run_experiment
+
+    spec = ExperimentSpec("toy_pairs", "transformer_seq2seq", data_options={"samples": 60, "max_length": 4},
+                          model_options={"layers": 1, "heads": 2, "width": 8, "ff_units": 8}, epochs=1)
+    run = run_experiment(spec, store=RunStore(tmp_path))
+    at = open_embeddings(tmp_path)
+    assert not at.exception and not at.error
+    layer = at.selectbox(key=f"embeddings.layer.{run.run_id}")
+    assert [name.rsplit(" / ", 1)[-1] for name in layer.options] == ["source_embedding", "target_embedding"]
+    assert "[EOS]" not in " ".join(at.selectbox(key=f"embeddings.token.{run.run_id}").options)  # the source's
+    layer.set_value(layer.options[1]).run()
+    assert not at.exception and not at.error
+    # The decoder's rows are the target tokeniser's ids: [START] and [EOS] among them, counted in the targets.
+    assert "[EOS]" in " ".join(at.selectbox(key=f"embeddings.token.{run.run_id}").options)
+    assert "Most frequent tokens of the training target sentences first." in texts(at.caption)
