@@ -45,10 +45,10 @@ def training_text(spec: ExperimentSpec) -> str:
 def plan_table(preset: Preset) -> pd.DataFrame:
     """What the lesson trains: one row per run, with the settings that differ from the defaults."""
     rows = []
-    for spec in preset.specs:
+    for spec, extra in zip(preset.specs, preset.differences()):
         options = {**spec.data_options, **spec.model_options}
         rows.append({
-            "model": model_title(spec.model),
+            "model": f"{model_title(spec.model)}{f' · {extra}' if extra else ''}",  # what sets two of a model apart
             "dataset": spec.dataset,
             "training": training_text(spec),
             "settings": ", ".join(f"{k}={v}" for k, v in options.items()),

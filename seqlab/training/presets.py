@@ -35,17 +35,20 @@ class Preset:
             "specs": [spec.to_dict() for spec in self.specs],
         }
 
-    def run_names(self) -> list[str]:
-        """A name for each spec's run: the preset's name, and the options in which the run differs from the
-        preset's other runs of its model (``"positional-encoding · positions=none"``), so that Models and
-        Compare tell a preset's runs apart."""
+    def differences(self) -> list[str]:
+        """For each spec, the options in which it differs from the preset's other specs of its model
+        (``"positions=none"``; ``""`` for a spec whose model tells it apart)."""
         options = [{**spec.data_options, **spec.model_options} for spec in self.specs]
-        names = []
-        for spec, own in zip(self.specs, options):
-            twins = [o for s, o in zip(self.specs, options) if s.model == spec.model and o is not own]
-            extra = differing_options(own, twins)
-            names.append(f"{self.name}{f' · {extra}' if extra else ''}"[:MAX_LENGTH])
-        return names
+        return [
+            differing_options(own, [o for j, (s, o) in enumerate(zip(self.specs, options))
+                                    if s.model == spec.model and j != i])
+            for i, (spec, own) in enumerate(zip(self.specs, options))
+        ]
+
+    def run_names(self) -> list[str]:
+        """A name for each spec's run: the preset's name and ``differences`` (``"positional-encoding ·
+        positions=none"``), so that Models and Compare tell a preset's runs apart."""
+        return [f"{self.name}{f' · {extra}' if extra else ''}"[:MAX_LENGTH] for extra in self.differences()]
 
 
 def _adding(model: str) -> ExperimentSpec:

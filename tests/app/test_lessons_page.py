@@ -129,6 +129,9 @@ def test_the_plan_shows_what_runs_and_the_text_names_the_charted_metric():
     assert list(plan["training"]) == ["one closed-form fit", "10 epochs"]
     assert "MAE" in preset.description and "RMSE" not in preset.description  # the chart and table show MAE
     assert plan_table(PRESETS["vit-digits"])["training"].iloc[0] == "60 epochs, early stop after 10"
+    # Two runs of one model: the option that sets each apart beside the model, not cut off in the settings.
+    assert list(plan_table(PRESETS["positional-encoding"])["model"]) == [
+        "Encoder-decoder Transformer · positions=none", "Encoder-decoder Transformer · positions=sinusoidal"]
 
 
 def test_comparison_axis_is_log_for_errors_and_linear_for_accuracy():
