@@ -110,8 +110,9 @@ class Run:
 
         found = get_task(self.meta.task).load_assets(self.path).get(asset)
         if found is None:
+            what = asset.replace("tokenizer", "tokeniser").replace("_", " ")
             why = "it reads numbers, not text" if asset == "tokenizer" else "it is no translation run"
-            raise ValueError(f"Run {self.run_id!r} keeps no {asset.replace('tokenizer', 'tokeniser').replace('_', ' ')}: {why}.")
+            raise ValueError(f"Run {self.run_id!r} keeps no {what}: {why}.")
         return found
 
 

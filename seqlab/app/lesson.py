@@ -133,7 +133,7 @@ def show_results(jobs: list[Job], key: str = "lesson") -> None:
     if not len(table):
         return
     # The names when they tell the runs apart (the preset named each by what sets it apart), or one was renamed.
-    given = {job.name for job in jobs}
+    given = {job.name or "" for job in jobs}
     named = ["name"] if table["name"].nunique() > 1 or not set(table["name"]) <= given else []
     st.dataframe(
         table, hide_index=True, width="stretch",

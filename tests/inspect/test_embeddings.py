@@ -115,8 +115,10 @@ def test_pca_of_the_capped_rows():
         assert projection.explained.shape == (dims,) and 0 < projection.explained.sum() <= 1
 
 
-@pytest.mark.parametrize("model, options", [("transformer_seq2seq", {"layers": 1, "heads": 2, "width": 8, "ff_units": 8}),
-                                            ("seq2seq", {"units": 4, "embedding_dim": 4})])
+@pytest.mark.parametrize("model, options", [
+    ("transformer_seq2seq", {"layers": 1, "heads": 2, "width": 8, "ff_units": 8}),
+    ("seq2seq", {"units": 4, "embedding_dim": 4}),
+])
 def test_a_decoders_own_embedding_is_found_after_the_source_one(model, options):
     # The decoder layers keep their embedding as an attribute (the Transformer's ``layers`` is a count of blocks).
     from seqlab.data import load_dataset
