@@ -6,7 +6,7 @@ from seqlab.app import cache, results, state
 from seqlab.app import classify_view as view
 from seqlab.app import attention_view, inspect_view  # noqa: F401  attention_view registers its result view
 from seqlab.app.entry import require_entry
-from seqlab.training.presets import differing_options
+from seqlab.app.lesson_views import run_title
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
 
@@ -61,9 +61,7 @@ sentences = {}
 for column, each in zip(st.columns(len(shown), gap="large"), shown):
     with column:
         if len(shown) > 1:
-            twin = [results.run_options(r) for r in shown if r is not each and r.meta.model == each.meta.model]
-            extra = differing_options(results.run_options(each), twin)
-            st.markdown(f"##### {results.model_title(each.meta.model)}{f' · {extra}' if extra else ''}")
+            st.markdown(f"##### {run_title(each, shown)}")
             st.caption(f"run {each.run_id}")
         same_data = each.spec.get("data_options") == run.spec.get("data_options")  # the same sentences, tokens
         sentence = view.read_sentence(each, text, held_out, truth if same_data else None)

@@ -86,12 +86,8 @@ def _children(layer) -> list:
         return [layer.layer]
     if isinstance(layer, keras.Model):
         return list(layer.layers)
-    found = []
-    for value in vars(layer).values():
-        for item in value if isinstance(value, (list, tuple)) else [value]:
-            if isinstance(item, keras.layers.Layer) and all(item is not f for f in found):
-                found.append(item)
-    return found
+    held = [item for value in vars(layer).values() for item in (value if isinstance(value, (list, tuple)) else [value])]
+    return [item for item in held if isinstance(item, keras.layers.Layer)]  # one held twice: read once, by the walk
 
 
 def embedding_matrices(model: keras.Model) -> list[EmbeddingMatrix]:

@@ -39,11 +39,9 @@ class Preset:
         """For each spec, the options in which it differs from the preset's other specs of its model
         (``"positions=none"``; ``""`` for a spec whose model tells it apart)."""
         options = [{**spec.data_options, **spec.model_options} for spec in self.specs]
-        return [
-            differing_options(own, [o for j, (s, o) in enumerate(zip(self.specs, options))
-                                    if s.model == spec.model and j != i])
-            for i, (spec, own) in enumerate(zip(self.specs, options))
-        ]
+        models = [spec.model for spec in self.specs]
+        return [differing_options(own, [o for j, o in enumerate(options) if models[j] == models[i] and j != i])
+                for i, own in enumerate(options)]
 
     def run_names(self) -> list[str]:
         """A name for each spec's run: the preset's name and ``differences`` (``"positional-encoding ·
