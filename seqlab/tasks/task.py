@@ -188,6 +188,10 @@ TASK_KINDS: Registry[Task] = Registry("task", check=_check_name)
 
 
 def register_task(task: Task) -> Task:
+    """Register ``task`` and its own metrics, so every table, card and skill reads their unit and direction."""
+    for metric in task.test_metrics:
+        if METRICS.setdefault(metric.key, metric) != metric:
+            raise ValueError(f"Task {task.name!r} declares metric {metric.key!r} differently from the one registered.")
     return TASK_KINDS.register(task.name, task)
 
 

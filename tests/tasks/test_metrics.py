@@ -42,3 +42,18 @@ def test_headline_metric_per_task_and_order_without_a_task():
     assert [ordered_metrics(["mae", "mape", "mse", "rmse"], t)[0] for t in ("forecast", "regress")] == ["mae", "mse"]
     assert ordered_metrics(["cross_entropy", "accuracy"], "label")[0] == "accuracy"
     assert ordered_metrics(["zeta", "mse", "accuracy"]) == ["accuracy", "mse", "zeta"]
+
+
+@pytest.mark.parametrize("task", ["forecast", "regress", "classify", "label", "language", "translate", "masked_lm"])
+def test_every_tasks_own_metric_reads_with_its_direction_and_unit(task):
+    for metric in get_task(task).test_metrics:
+        assert get_metric(metric.key) == metric  # not the unknown-key fallback (lower is better, no unit)
+
+
+def test_skill_of_a_higher_is_better_task_metric_is_a_gain_in_points():
+    from seqlab.app.format import skill
+
+    # BERT's masked-word accuracy 0.095 against the unigram's 0.058: a gain of 3.7 points, not -64 %.
+    metrics = {"model": {"mlm_accuracy": 0.095}, "baselines": {"unigram": {"mlm_accuracy": 0.058}}}
+    assert skill(metrics, task="masked_lm") == pytest.approx(3.7)
+    assert get_metric("mlm_accuracy").display(0.095) == pytest.approx(9.5)
