@@ -65,7 +65,7 @@ def dataset_facts(name: str, options: dict | None = None) -> dict:
 @st.cache_data(show_spinner="Building the model to count its weights…", max_entries=32)
 def _parameters(name: str, options_json: str, model: str, model_options_json: str) -> int:
     data = _dataset(name, options_json)
-    return int(build_model(model, data, json.loads(model_options_json)).count_params())
+    return int(build_model(model, data, json.loads(model_options_json), runs=RunStore()).count_params())
 
 
 def parameters(name: str, options: dict, model: str, model_options: dict) -> int:

@@ -20,8 +20,9 @@ whole input, left and right: a contextual embedding.
   the pooler (BERT's), ``mean`` averages z over the sentence's tokens (the
   masked-LM head trains every token's vector, the next-sentence head only
   z_[CLS]; Sentence-BERT's choice).
-  Option ``pretrained``: a ``masked_lm`` run id whose embeddings, encoder
-  blocks and pooler start the classifier (its sizes are then the run's);
+  Option ``pretrained``: a ``masked_lm`` run id (read from the store the new
+  run is written to) whose embeddings, encoder blocks and pooler start the
+  classifier (its sizes are then the run's);
   empty: the same network from random weights. The classifier keeps its own
   tokeniser; ``BertSentence`` renumbers its ids into the pre-training
   vocabulary (a word the encoder never saw reads as [UNK]), so both must cut
@@ -114,13 +115,10 @@ def id_map(source: Tokenizer, target: Tokenizer) -> list[int]:
     return [0 if token == PAD else index.get(token, UNK_ID) for token in source.vocab]
 
 
-def pretrained_run(run_id: str):
-    """The pre-trained model and tokeniser of the ``masked_lm`` run ``run_id`` (in the default run store)."""
-    from seqlab.runs import RunStore
-
-    run = RunStore().read(run_id)
+def pretrained_run(run):
+    """The pre-trained model and tokeniser of ``run``, a finished ``masked_lm`` run."""
     if run.meta.task != "masked_lm":
-        raise ValueError(f"Run {run_id!r} is a {run.meta.task} run; pretrained takes a masked_lm run (BERT "
+        raise ValueError(f"Run {run.run_id!r} is a {run.meta.task} run; pretrained takes a masked_lm run (BERT "
                          "pre-training, e.g. on movie_reviews_mlm).")
     return run.load_model(), run.load_tokenizer()
 
@@ -134,7 +132,7 @@ def encoder_sizes(model: keras.Model) -> dict:
             "max_length": model.get_layer("positions").max_length}
 
 
-def build_classifier(data: SequenceData, layers, heads, width, ff_units, dropout, pretrained: str,
+def build_classifier(data: SequenceData, layers, heads, width, ff_units, dropout, pretrained,
                      pooling: str) -> keras.Model:
     import keras
     import numpy as np
@@ -184,7 +182,7 @@ def build_classifier(data: SequenceData, layers, heads, width, ff_units, dropout
     return model
 
 
-def build_bert(data: SequenceData, layers, heads, width, ff_units, dropout, pretrained: str,
+def build_bert(data: SequenceData, layers, heads, width, ff_units, dropout, pretrained,
                pooling: str) -> keras.Model:
     sizes = {name: check_positive_int(name, value) for name, value in
              (("layers", layers), ("heads", heads), ("width", width), ("ff_units", ff_units))}
@@ -197,7 +195,7 @@ def build_bert(data: SequenceData, layers, heads, width, ff_units, dropout, pret
             raise ValueError("pooling chooses how a fine-tuned classifier reads its sentence; pre-training's "
                              "next-sentence head always reads z_[CLS]: leave it at cls.")
         return build_pretraining(data, dropout=dropout, **sizes)
-    return build_classifier(data, dropout=dropout, pretrained=str(pretrained).strip(), pooling=pooling, **sizes)
+    return build_classifier(data, dropout=dropout, pretrained=pretrained, pooling=pooling, **sizes)
 
 
 register_architecture(
@@ -216,5 +214,6 @@ register_architecture(
         defaults=dict(BERT_DEFAULTS),
         ranges=BERT_RANGES,
         choices={"pooling": POOLINGS},
+        run_options=("pretrained",),
     )
 )

@@ -39,6 +39,9 @@ class Architecture:
             ``model.fit`` does (train/epoch/batch begin and end, with logs).
         needs: dataset kinds it reads (``DatasetInfo.kinds``, e.g. ``"image"``):
             it is offered only for datasets that have them all.
+        run_options: options that name a finished run by its id (BERT's
+            ``pretrained``); ``build_model`` reads that run from the store the new
+            run is written to and ``build`` gets the ``Run`` (``None`` when empty).
     """
 
     name: str
@@ -52,6 +55,7 @@ class Architecture:
     ranges: dict[str, Range] = field(default_factory=dict)
     fit: Callable | None = None
     needs: frozenset[str] = frozenset()
+    run_options: tuple[str, ...] = ()
 
     def as_dict(self) -> dict:
         return {
@@ -104,6 +108,13 @@ def resolve_model_options(name: str, options: dict | None) -> dict:
     return resolve_against_defaults(f"model {name!r}", arch.defaults, options, arch.ranges, arch.choices)
 
 
-def build_model(name: str, data: SequenceData, options: dict | None = None) -> keras.Model:
+def build_model(name: str, data: SequenceData, options: dict | None = None, runs=None) -> keras.Model:
+    """Model ``name`` for ``data``; ``runs`` (a ``seqlab.runs.RunStore``) holds the runs its ``run_options`` name."""
     arch = get_architecture(name, data.task)
-    return arch.build(data, **resolve_model_options(name, options))
+    resolved = resolve_model_options(name, options)
+    for option in arch.run_options:
+        run_id = str(resolved[option]).strip()
+        if run_id and runs is None:
+            raise ValueError(f"Option {option!r} of model {name!r} names run {run_id!r}, but no run store was given.")
+        resolved[option] = runs.read(run_id) if run_id else None
+    return arch.build(data, **resolved)

@@ -82,10 +82,11 @@ def gradient_fit(model: keras.Model, data: SequenceData, spec: ExperimentSpec, c
     )
 
 
-def compiled_model(spec: ExperimentSpec, data: SequenceData) -> keras.Model:
-    """The spec's model for ``data``, compiled with its optimizer, loss, metrics and step options."""
+def compiled_model(spec: ExperimentSpec, data: SequenceData, store: RunStore | None = None) -> keras.Model:
+    """The spec's model for ``data``, compiled with its optimizer, loss, metrics and step options; runs its
+    options name (a pre-trained run) are read from ``store``, where this run will be written."""
     with distribution_strategy().scope():
-        return compile_model(build_model(spec.model, data, spec.model_options), spec, data)
+        return compile_model(build_model(spec.model, data, spec.model_options, runs=store), spec, data)
 
 
 def run_experiment(
@@ -107,7 +108,7 @@ def run_experiment(
         emit({"type": "note", "message": note})
     test = data.splits["test"]
     task = get_task(data.task)
-    model = compiled_model(spec, data)
+    model = compiled_model(spec, data, store)
     check_parameters(model.count_params())  # before any training, and before anything is written
 
     device = device_name()

@@ -93,7 +93,8 @@ def test_chosen_positions_come_first_within_the_budget():
 def test_fine_tuning_starts_from_the_pretrained_encoder(bert_world):
     run = pretrained_run(bert_world)
     data = load_dataset("movie_sentiment", max_tokens=CONTEXT - 2)
-    model = build_model("bert", data, {"pretrained": run.run_id, "layers": 3, "width": 8})
+    store = RunStore(run.path.parent)
+    model = build_model("bert", data, {"pretrained": run.run_id, "layers": 3, "width": 8}, runs=store)
     trained = run.load_model()
     for name in ("embedding", "segment_embedding", "positions", "embedding_norm", "encoder_1", "pooler"):
         for ours, theirs in zip(model.get_layer(name).get_weights(), trained.get_layer(name).get_weights()):
@@ -106,10 +107,23 @@ def test_fine_tuning_starts_from_the_pretrained_encoder(bert_world):
     assert probabilities.shape == (3, 2)
 
     with pytest.raises(ValueError, match="set its max_tokens to 14 or fewer"):
-        build_model("bert", load_dataset("movie_sentiment", max_tokens=CONTEXT), {"pretrained": run.run_id})
+        build_model("bert", load_dataset("movie_sentiment", max_tokens=CONTEXT), {"pretrained": run.run_id}, runs=store)
     with pytest.raises(ValueError, match="set the dataset's tokenizer"):
         build_model("bert", load_dataset("movie_sentiment", max_tokens=8, tokenizer="char"),
-                    {"pretrained": run.run_id})
+                    {"pretrained": run.run_id}, runs=store)
+
+
+def test_fine_tuning_reads_the_pretrained_run_from_the_store_it_trains_into(bert_world, tmp_path):
+    patch, run = bert_world
+    patch.setenv("SEQLAB_RUNS_DIR", str(tmp_path / "elsewhere"))  # the default store holds no such run
+    spec = ExperimentSpec("movie_sentiment", "bert", {"max_tokens": CONTEXT - 2}, {"pretrained": run.run_id},
+                          epochs=1, batch_size=64)
+    tuned = run_experiment(spec, store=RunStore(run.path.parent))
+    embedding = run.load_model().get_layer("embedding").get_weights()[0]
+    assert tuned.spec["model_options"]["pretrained"] == run.run_id
+    assert tuned.load_model().get_layer("embedding").get_weights()[0].shape == embedding.shape
+    with pytest.raises(ValueError, match="no run store was given"):
+        build_model("bert", load_dataset("movie_sentiment", max_tokens=CONTEXT - 2), {"pretrained": run.run_id})
 
 
 def test_from_scratch_classifier_trains_and_reloads(bert_world):
@@ -149,7 +163,8 @@ def test_the_encoder_never_reads_the_padding(bert_world):
 def test_mean_pooling_reads_the_pretrained_encoder_without_its_pooler(bert_world):
     run = pretrained_run(bert_world)
     data = load_dataset("movie_sentiment", max_tokens=CONTEXT - 2)
-    model = build_model("bert", data, {"pretrained": run.run_id, "pooling": "mean"})
+    model = build_model("bert", data, {"pretrained": run.run_id, "pooling": "mean"},
+                        runs=RunStore(run.path.parent))
     names = [layer.name for layer in model.layers]
     assert "mean_over_tokens" in names and "pooler" not in names
     trained = run.load_model().get_layer("encoder_1").get_weights()
