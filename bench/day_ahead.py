@@ -40,7 +40,7 @@ from seqlab.data.windowing import split_points  # noqa: E402
 from seqlab.forecasting import baseline_forecasts, forecast_metrics  # noqa: E402
 from seqlab.runs import RunStore  # noqa: E402
 from seqlab.training import ExperimentSpec, run_experiment  # noqa: E402
-from seqlab.training.presets import get_preset  # noqa: E402
+from seqlab.lessons import get_preset  # noqa: E402
 
 DAY = 48
 

@@ -40,7 +40,7 @@ from seqlab.models import build_model  # noqa: E402
 from seqlab.tasks import get_task  # noqa: E402
 from seqlab.tasks.language import MARKOV_ALPHA, MARKOV_ORDERS, markov_predictions  # noqa: E402
 from seqlab.training.optimizer import make_optimizer  # noqa: E402
-from seqlab.training.presets import get_preset  # noqa: E402
+from seqlab.lessons import get_preset  # noqa: E402
 
 PRESET = "shakespeare-char"
 

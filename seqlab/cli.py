@@ -174,9 +174,9 @@ def cmd_models(args) -> int:
 
 
 def cmd_presets(args) -> int:
-    from seqlab.training.presets import PRESETS
+    from seqlab.lessons import all_presets
 
-    rows = [p.as_dict() for p in PRESETS.values()]
+    rows = [p.as_dict() for p in all_presets().values()]
     if args.json:
         print_json(rows)
     else:
@@ -211,7 +211,7 @@ def cmd_runs(args) -> int:
 
 
 def cmd_train(args) -> int:
-    from seqlab.training.presets import get_preset
+    from seqlab.lessons import get_preset
 
     if args.preset is not None and (args.dataset or args.model):
         raise ValueError("--preset replaces --dataset and --model; give one or the other.")

@@ -275,7 +275,7 @@ def show_lesson(lesson: Lesson, teacher: Teacher) -> None:
 
 def longer_experiments() -> None:
     """The presets that take several minutes, in an expander below the lessons."""
-    longer = [preset for name, preset in PRESETS.items() if name not in LESSONS]
+    longer = list(PRESETS.values())
     with st.expander("Longer experiments (several minutes each)", icon=":material/hourglass:"):
         preset = st.selectbox("Experiment", longer, format_func=lambda p: p.title, key="lessons.preset")
         st.markdown(preset.description)

@@ -9,21 +9,17 @@ point (``view``: a name in ``seqlab.app.lesson_views.LESSON_VIEWS``, drawn
 on the lesson's finished runs) and what to notice in it.
 
 The topic modules register their lessons in the lecture's order;
-``LESSONS`` lists them in that order. Each lesson's preset joins
-``seqlab.training.presets.PRESETS`` (a lesson may not take a longer
-experiment's name), so the CLI lists it and trains it:
-``python -m seqlab train --preset <lesson name>``.
+``LESSONS`` lists them in that order. ``all_presets`` lists the longer
+experiments of ``seqlab.training.presets.PRESETS`` and each lesson's preset
+(a lesson may not take a longer experiment's name), so the CLI lists and trains
+both: ``python -m seqlab train --preset <lesson name>``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from seqlab.registry import Registry
-
-if TYPE_CHECKING:  # seqlab.training.presets imports this package to list the lessons' presets
-    from seqlab.training.presets import Preset
+from seqlab.training.presets import PRESETS, Preset
 
 
 @dataclass(frozen=True)
@@ -45,13 +41,23 @@ LESSONS: Registry[Lesson] = Registry("lesson")
 
 
 def register_lesson(lesson: Lesson) -> Lesson:
-    """Register ``lesson``; its preset joins ``PRESETS``, so the CLI lists and trains it by its name."""
-    from seqlab.training.presets import PRESETS
-
-    if lesson.name in PRESETS and lesson.name not in LESSONS:
+    """Register ``lesson``; ``all_presets`` then lists its preset, so the CLI lists and trains it by its name."""
+    if lesson.name in PRESETS:
         raise ValueError(f"lesson {lesson.name!r} has the name of a preset; give it its own.")
-    PRESETS[lesson.name] = lesson.preset
     return LESSONS.register(lesson.name, lesson)
+
+
+def all_presets() -> dict[str, Preset]:
+    """The longer experiments, then every lesson's preset, by name."""
+    return {**PRESETS, **{lesson.name: lesson.preset for lesson in LESSONS.list()}}
+
+
+def get_preset(name: str) -> Preset:
+    """The preset (a longer experiment or a lesson's) called ``name``."""
+    presets = all_presets()
+    if name not in presets:
+        raise ValueError(f"Unknown preset {name!r}; valid presets: {', '.join(presets)}.")
+    return presets[name]
 
 
 # The topic modules register their lessons, in the lecture's order.

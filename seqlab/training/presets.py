@@ -2,9 +2,9 @@
 
 The presets here are the longer experiments (up to several minutes each on 2 CPU
 cores, with the SavedModel export of every run included); each lesson of
-``seqlab.lessons`` adds its own preset of at most a minute to ``PRESETS``.
-``python -m seqlab presets`` lists them all; ``python -m seqlab train --preset
-NAME`` runs one.
+``seqlab.lessons`` has its own preset of at most a minute, and
+``seqlab.lessons.all_presets`` lists both. ``python -m seqlab presets`` lists
+them all; ``python -m seqlab train --preset NAME`` runs one.
 """
 
 from __future__ import annotations
@@ -243,12 +243,3 @@ PRESETS: dict[str, Preset] = {
     )
 }
 
-
-import seqlab.lessons  # noqa: E402,F401  the lessons add their presets
-
-
-def get_preset(name: str) -> Preset:
-    try:
-        return PRESETS[name]
-    except KeyError:
-        raise ValueError(f"Unknown preset {name!r}; valid presets: {', '.join(PRESETS)}.") from None

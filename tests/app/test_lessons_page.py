@@ -35,7 +35,7 @@ def test_every_lesson_is_offered_in_the_lectures_order_and_the_longer_experiment
     assert picker.options == [f"{i}. {LESSONS.get(name).topic}" for i, name in enumerate(LESSONS.names(), start=1)]
     assert picker.value == LESSONS.names()[0]
     longer = at.selectbox(key="lessons.preset")
-    assert longer.options == [p.title for name, p in PRESETS.items() if name not in LESSONS]
+    assert longer.options == [p.title for p in PRESETS.values()]
     plan = at.dataframe[1].value  # the first longer experiment's, under the lesson's own
     assert list(plan["model"]) == ["Elman RNN", "LSTM", "GRU"]  # the adding-problem experiment comes first
     assert "length_T=50" in plan["settings"].iloc[0]
@@ -108,7 +108,7 @@ def test_runs_of_one_model_are_told_apart_by_the_options_they_differ_in():
 
     from seqlab.app.lesson import job_label
     from seqlab.training import ExperimentSpec
-    from seqlab.training.presets import get_preset
+    from seqlab.lessons import get_preset
 
     jobs = [SimpleNamespace(spec=spec, job_id=i + 1) for i, spec in enumerate(get_preset("energy-day-ahead").specs)]
     assert [job_label(job, jobs) for job in jobs] == [
@@ -130,7 +130,7 @@ def test_the_plan_shows_what_runs_and_the_text_names_the_charted_metric():
     assert "MAE" in preset.description and "RMSE" not in preset.description  # the chart and table show MAE
     assert plan_table(PRESETS["vit-digits"])["training"].iloc[0] == "60 epochs, early stop after 10"
     # Two runs of one model: the option that sets each apart beside the model, not cut off in the settings.
-    assert list(plan_table(PRESETS["positional-encoding"])["model"]) == [
+    assert list(plan_table(LESSONS.get("positional-encoding").preset)["model"]) == [
         "Encoder-decoder Transformer · positions=none", "Encoder-decoder Transformer · positions=sinusoidal"]
 
 

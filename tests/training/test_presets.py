@@ -3,7 +3,8 @@ import json
 import pytest
 
 from seqlab.training import run_experiment
-from seqlab.training.presets import PRESETS, get_preset
+from seqlab.lessons import all_presets, get_preset
+from seqlab.training.presets import PRESETS
 
 
 def test_every_preset_resolves_and_serialises():
@@ -27,7 +28,7 @@ def test_a_presets_runs_are_named_by_the_preset_and_what_sets_each_apart():
     # Options are compared within one model: the GRU beside two ARX runs is named by the preset only.
     assert get_preset("energy-day-ahead").run_names() == [
         "energy-day-ahead · known_future=True", "energy-day-ahead · known_future=False", "energy-day-ahead"]
-    for preset in PRESETS.values():
+    for preset in all_presets().values():
         names = preset.run_names()
         assert len(names) == len(preset.specs) and all(check_name(n) == n for n in names)
         runs = [(spec.model, name) for spec, name in zip(preset.specs, names)]
