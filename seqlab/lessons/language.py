@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from seqlab.lessons import Lesson, register_lesson
+from seqlab.lessons.lesson import Lesson, register_lesson
 from seqlab.training.presets import GPT_SHAKESPEARE, Preset, _numbers, _sentiment
 from seqlab.training.spec import ExperimentSpec
 

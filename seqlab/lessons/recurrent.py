@@ -8,7 +8,7 @@ while other jobs shared the cores (load average 6 to 9: an idle machine is faste
 
 from __future__ import annotations
 
-from seqlab.lessons import Lesson, register_lesson
+from seqlab.lessons.lesson import Lesson, register_lesson
 from seqlab.training.presets import Preset
 from seqlab.training.spec import ExperimentSpec
 

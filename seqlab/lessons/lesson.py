@@ -1,0 +1,47 @@
+"""A lesson, the registry of lessons in the lecture's order, and the presets the CLI can train."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from seqlab.registry import Registry
+from seqlab.training.presets import PRESETS, Preset
+
+
+@dataclass(frozen=True)
+class Lesson:
+    topic: str  # the lecture's topic, as listed on the page ("LSTM gates")
+    text: str  # a few sentences of markdown: the idea, and what the runs compare
+    layers: tuple[str, ...]  # dotted paths of the classes whose `Equations:` are shown
+    preset: Preset  # the runs; its name is the lesson's name (in URLs and the CLI)
+    view: str  # the inspection view drawn on the finished runs (seqlab.app.lesson_views)
+    notice: str  # "what to notice", markdown
+    seconds: float  # measured time for the whole preset on 2 CPU cores, SavedModel export included
+
+    @property
+    def name(self) -> str:
+        return self.preset.name
+
+
+LESSONS: Registry[Lesson] = Registry("lesson")
+
+
+def register_lesson(lesson: Lesson) -> Lesson:
+    """Register ``lesson``; ``all_presets`` then lists its preset, so the CLI lists and trains it by its name."""
+    if lesson.name in PRESETS:
+        raise ValueError(f"lesson {lesson.name!r} has the name of a preset; give it its own.")
+    return LESSONS.register(lesson.name, lesson)
+
+
+def all_presets() -> dict[str, Preset]:
+    """The longer experiments, then every lesson's preset, by name."""
+    return {**PRESETS, **{lesson.name: lesson.preset for lesson in LESSONS.list()}}
+
+
+def get_preset(name: str) -> Preset:
+    """The preset (a longer experiment or a lesson's) called ``name``."""
+    presets = all_presets()
+    if name not in presets:
+        raise ValueError(f"Unknown preset {name!r}; valid presets: {', '.join(presets)}.")
+    return presets[name]
+
