@@ -29,7 +29,11 @@ from typing import Callable, Sequence
 import keras
 import numpy as np
 from keras import ops
-from keras.src import backend  # get_keras_mask: how Keras 3 carries masks
+# Private Keras, kept on purpose (pinned by tests/test_private_keras.py): `get_keras_mask` reads the mask
+# Keras 3 carries on a tensor, which the scores must leave out as the layer does; no public reader exists,
+# and the public route, the `mask` argument that Layer.__call__ fills, is not filled for a call with
+# several tensors (query, value and key; a decoder block's input and context).
+from keras.src import backend  # get_keras_mask
 
 from seqlab.inspect.trace import LayerResult, _Tracer, register_probe
 from seqlab.layers.attention import MultiHeadAttention, SelfAttention, causal_mask
@@ -236,8 +240,8 @@ def multi_head_probe(tracer: _Tracer, layer) -> Callable:
         batch, length_q, length_k = query.shape[0], query.shape[1], keys.shape[1]
         mask = _combine(
             _given(attention_mask),
-            _key_padding(backend.get_keras_mask(value)),
-            None if key is None else _key_padding(backend.get_keras_mask(key)),
+            _key_padding(backend.get_keras_mask(value)),  # private: see the import
+            None if key is None else _key_padding(backend.get_keras_mask(key)),  # private: see the import
             _causal(length_q, length_k) if use_causal_mask else None,
         )
         scores = scaled_scores(layer, query, keys, _full(mask, batch, length_q, length_k))
@@ -252,7 +256,7 @@ def self_attention_probe(tracer: _Tracer, layer) -> Callable:
     """The notes' simple self-attention: its softmax weights over the sequence, one head."""
 
     def call(z, mask=None, return_attention_scores=False, **kwargs):
-        mask = backend.get_keras_mask(z) if mask is None else mask
+        mask = backend.get_keras_mask(z) if mask is None else mask  # private: see the import
         output, weights = layer(z, mask=mask, return_attention_scores=True, **kwargs)
         padding = _full(_key_padding(mask), z.shape[0], z.shape[1], z.shape[1])
         _record(tracer, layer, {"self": _as_heads(weights)}, {"self": scaled_scores(layer, z, mask=padding)})
@@ -268,7 +272,7 @@ def block_probe(tracer: _Tracer, layer) -> Callable:
     decoder = isinstance(layer, TransformerDecoderBlock)
 
     def call(x, *args, mask=None, return_attention_scores=False, training=None, **kwargs):
-        mask = backend.get_keras_mask(x) if mask is None else mask
+        mask = backend.get_keras_mask(x) if mask is None else mask  # private: see the import
         output, weights = layer(x, *args, mask=mask, return_attention_scores=True, training=False, **kwargs)
         weights = dict(weights) if isinstance(weights, dict) else {"self": weights}
         length = x.shape[1]

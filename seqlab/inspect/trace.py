@@ -41,7 +41,11 @@ from typing import Callable, Sequence
 import keras
 import numpy as np
 from keras import ops
-from keras.src import backend  # get_keras_mask / set_keras_mask: how Keras 3 carries masks
+# Private Keras, kept on purpose (pinned by tests/test_private_keras.py): Keras 3 carries a mask as an
+# attribute of the tensor, and reads and writes it only through these two. Its public route, the `mask`
+# argument that Layer.__call__ fills, reaches a layer only when it is called with one tensor, and a probe
+# also runs outside any Layer.__call__ (an unbuilt Sequential's chain), where nothing attaches its mask.
+from keras.src import backend  # get_keras_mask / set_keras_mask
 
 from seqlab.layers.docs import equations as doc_equations, own_convention
 
@@ -349,14 +353,14 @@ class _Tracer:
         def call(sequences, initial_state=None, mask=None, training=None, **_):
             sequences = ops.convert_to_tensor(sequences)
             if mask is None:
-                mask = backend.get_keras_mask(sequences)
+                mask = backend.get_keras_mask(sequences)  # private: see the import
             if isinstance(layer, keras.layers.Bidirectional):
                 out = self._bidirectional(layer, sequences, initial_state, mask)
             else:
                 out = self._rnn(layer, layer.name, "forward", sequences, initial_state, mask)
             if mask is not None and getattr(layer, "return_sequences", False):
                 first = out[0] if isinstance(out, (list, tuple)) else out
-                backend.set_keras_mask(first, mask)  # the next layer sees the mask, as after the layer itself
+                backend.set_keras_mask(first, mask)  # the next layer sees the mask, as after the layer (private)
             return out
 
         return call

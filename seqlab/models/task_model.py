@@ -20,7 +20,6 @@ from __future__ import annotations
 from typing import Callable
 
 import keras
-from keras.src.losses import loss as loss_module
 
 from seqlab.data.sequence_data import SequenceData
 from seqlab.tasks import get_task
@@ -71,9 +70,12 @@ class TaskModel(keras.Model):
         x, y, sample_weight = keras.utils.unpack_x_y_sample_weight(data)
         with tf.GradientTape() as tape:
             y_pred = self(x, training=True)
-            loss = self._compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
             batch = tf.shape(next(i for i in keras.tree.flatten(x) if i is not None))[0]
-            self._loss_tracker.update_state(loss_module.unscale_loss_for_distribution(loss), sample_weight=batch)
+            # Keras's losses divide by the replicas (their gradients are summed); the logged loss is whole.
+            replicas = tf.distribute.get_strategy().num_replicas_in_sync
+            logged = loss * tf.cast(replicas, loss.dtype) if replicas > 1 else loss
+            self.loss_tracker.update_state(logged, sample_weight=batch)
             loss = self.optimizer.scale_loss(loss)
         gradients = tape.gradient(loss, self.trainable_weights)
         # Before apply_gradients: the optimizer clips (clip_norm, clip_value) inside it.
@@ -82,6 +84,11 @@ class TaskModel(keras.Model):
         self.optimizer.apply_gradients(zip(gradients, self.trainable_weights))
         return {**self.compute_metrics(x, y, y_pred, sample_weight=sample_weight), "grad_norm": grad_norm,
                 "learning_rate": rate}
+
+    @property
+    def loss_tracker(self) -> keras.metrics.Mean:
+        """The mean that ``compile`` made for the ``loss`` that ``fit`` logs, found among the model's metrics."""
+        return next(metric for metric in self.metrics if metric.name == "loss")
 
 
 def build_task_model(

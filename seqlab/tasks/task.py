@@ -65,10 +65,13 @@ def serve_archive(model: keras.Model) -> keras.export.ExportArchive:
     without tracking the model: a tracked model is walked for lookup tables at writing, which traces its call
     once more (3.8 s for the Bahdanau seq2seq of the encoder-decoder lesson)."""
     import keras
-    from keras.src.export.saved_model import get_input_signature  # what model.export uses for ``serve``
 
+    # As model.export's ``serve``: one argument, the model's inputs as built (one tensor or a list), any batch.
+    signature = keras.tree.map_structure(
+        lambda x: keras.InputSpec(shape=(None, *x.shape[1:]), dtype=x.dtype, name=x.name), model.input
+    )
     archive = keras.export.ExportArchive()
-    archive.add_endpoint("serve", model.__call__, get_input_signature(model))
+    archive.add_endpoint("serve", model.__call__, [signature])
     for name in ("variables", "trainable_variables", "non_trainable_variables"):
         archive.add_variable_collection(name, getattr(model, name))
     return archive

@@ -3,10 +3,16 @@ r"""Gated recurrent unit: update and reset gates, in both of Keras's conventions
 import keras
 from keras import ops
 
-# Private Keras: `backend.gru` is the fused (cuDNN) kernel that `keras.layers.GRU`
-# calls (it raises NotImplementedError when not eligible); `DropoutRNNCell` draws
-# one dropout mask per sequence, as Keras's own cells.
+# Private Keras, kept on purpose: `backend.gru` is the fused (cuDNN) kernel that
+# `keras.layers.GRU` calls (it raises NotImplementedError when not eligible); no
+# public API runs it on weights other than a keras.layers.GRU's own.
 from keras.src import backend
+
+# keras.layers.RNN (also around these cells in TBPTT and in user code) draws a cell's
+# dropout masks once per sequence before its loop, and clears them after, only for
+# subclasses of the private `DropoutRNNCell` (an isinstance check in RNN.call): Keras
+# has no public base class or hook for it, and a public copy of the mixin would draw
+# its masks inside the loop and keep them past the call. Pinned by tests/test_private_keras.py.
 from keras.src.layers.rnn.dropout_rnn_cell import DropoutRNNCell
 
 from seqlab.layers.recurrent.arguments import (
@@ -368,7 +374,7 @@ class GRU(FusedSequenceLayer):
         return self.cell.reset_after
 
     def _fused_kernel(self):
-        return getattr(backend, "gru", None)
+        return getattr(backend, "gru", None)  # private: see the import
 
     def _fused_options(self):
         return {"reset_after": self.cell.reset_after}  # Keras's backend declines reset_after=False itself

@@ -3,10 +3,16 @@ r"""Long short-term memory: the gated cell, and the notes' build-up of it as var
 import keras
 from keras import ops
 
-# Private Keras: `backend.lstm` is the fused (cuDNN) kernel that `keras.layers.LSTM`
-# calls (it raises NotImplementedError when not eligible); `DropoutRNNCell` draws
-# one dropout mask per sequence, as Keras's own cells.
+# Private Keras, kept on purpose: `backend.lstm` is the fused (cuDNN) kernel that
+# `keras.layers.LSTM` calls (it raises NotImplementedError when not eligible); no
+# public API runs it on weights other than a keras.layers.LSTM's own.
 from keras.src import backend
+
+# keras.layers.RNN (also around these cells in TBPTT and in user code) draws a cell's
+# dropout masks once per sequence before its loop, and clears them after, only for
+# subclasses of the private `DropoutRNNCell` (an isinstance check in RNN.call): Keras
+# has no public base class or hook for it, and a public copy of the mixin would draw
+# its masks inside the loop and keep them past the call. Pinned by tests/test_private_keras.py.
 from keras.src.layers.rnn.dropout_rnn_cell import DropoutRNNCell
 
 from seqlab.layers.recurrent.arguments import (
@@ -404,7 +410,7 @@ class LSTM(FusedSequenceLayer):
         return self.cell.variant
 
     def _fused_kernel(self):
-        return getattr(backend, "lstm", None)
+        return getattr(backend, "lstm", None)  # private: see the import
 
     def _fused_eligible(self):
         return super()._fused_eligible() and self.cell.variant == "full"

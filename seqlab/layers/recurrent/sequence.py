@@ -10,8 +10,11 @@ Keras's fused (cuDNN) kernel over the whole sequence, exactly as
 import keras
 from keras import ops
 
-# Private Keras backend, as keras.layers.LSTM and GRU use it: `cudnn_ok` says
-# whether a configuration can run on cuDNN (the families name their kernels).
+# Private Keras, kept on purpose (tests/test_private_keras.py pins it):
+# `backend.cudnn_ok` here and the fused kernels `backend.lstm` / `backend.gru`
+# (lstm.py, gru.py) are what keras.layers.LSTM and GRU call, and Keras exposes
+# them nowhere publicly; the public layers own their weights, so they cannot
+# run a seqlab cell's.
 from keras.src import backend
 
 from seqlab.layers.recurrent.arguments import WEIGHT_OPTIONS, cell_arguments
@@ -89,7 +92,8 @@ class FusedSequenceLayer(SequenceLayer):
         super().__init__(cell, **kwargs)
         self.use_cudnn = use_cudnn
         # As keras.layers.LSTM and GRU: cuDNN ops are not XLA-compatible.
-        if backend.backend() == "tensorflow" and self._fused_eligible() and backend.cudnn_ok(
+        # backend.cudnn_ok: private, no public test of cuDNN eligibility exists (see the import).
+        if keras.backend.backend() == "tensorflow" and self._fused_eligible() and backend.cudnn_ok(
             cell.activation, cell.recurrent_activation, self.unroll, cell.use_bias, **self._fused_options()
         ):
             self.supports_jit = False
@@ -123,7 +127,7 @@ class FusedSequenceLayer(SequenceLayer):
             settings = ", ".join(f"{name}={value!r}" for name, value in self._fused_settings().items())
             raise ValueError(
                 f"use_cudnn=True was specified, but the fused {type(self).__name__} kernel is not available "
-                f"for this configuration ({settings}, backend={backend.backend()!r}, "
+                f"for this configuration ({settings}, backend={keras.backend.backend()!r}, "
                 "device). Pass use_cudnn='auto' to fall back to the cell loop."
             )
         return super().inner_loop(sequences, states, mask=mask, training=training)
@@ -150,7 +154,7 @@ class FusedSequenceLayer(SequenceLayer):
             unroll=self.unroll,
             **self._fused_options(),
         )
-        if backend.backend() == "tensorflow":
+        if keras.backend.backend() == "tensorflow":
             self.supports_jit = False
         return outputs
 

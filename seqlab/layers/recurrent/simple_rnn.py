@@ -3,8 +3,12 @@ r"""Elman recurrent network, the notes' z_t = sig(B z_{t-1} + V x_t)."""
 import keras
 from keras import ops
 
-# Private Keras mixin, used so that dropout masks are drawn once per sequence and
-# reused at every step exactly as in Keras's own cells (variational dropout).
+# Private Keras, kept on purpose: keras.layers.RNN (also around these cells in TBPTT
+# and in user code) draws a cell's dropout masks once per sequence before its loop,
+# and clears them after, only for subclasses of the private `DropoutRNNCell` (an
+# isinstance check in RNN.call): Keras has no public base class or hook for it, and
+# a public copy of the mixin would draw its masks inside the loop and keep them past
+# the call. Pinned by tests/test_private_keras.py.
 from keras.src.layers.rnn.dropout_rnn_cell import DropoutRNNCell
 
 from seqlab.layers.recurrent.arguments import check_rate, check_step_rank, check_units, get_activation
