@@ -6,9 +6,9 @@ Trains a small character-level LSTM on the pydoc text (one epoch: the speed
 does not depend on how well it learned), then greedily generates ``--tokens``
 characters from the same prompt twice with ``seqlab.decoding.greedy``:
 
-- stateful: ``seqlab.generate.stateful_next`` carries each cell's state and
-  reads one new id per step, one compiled ``RecurrentStepper`` call (what the
-  CLI and the dashboard use);
+- stateful: ``seqlab.generate.language_next`` of the LSTM's steps
+  (``seqlab.models.recurrent_steps``) carries each cell's state and reads one
+  new id per step, one compiled call (what the CLI and the dashboard use);
 - re-run: ``seqlab.decoding.context_next`` feeds the context so far (its last
   ``lookback`` ids, the model's window) to the model every step and keeps the
   last position's distribution.
@@ -21,10 +21,10 @@ The GPT (``--model gpt``): the ``gpt-shakespeare`` preset's network (4
 blocks, width 128; untrained: the speed does not depend on the weights) with
 a context of ``--context`` ids (default 256, so that 256 new tokens fit: the
 preset's 64 makes the whole context too short to matter) generates
-``--gpt-tokens`` characters greedily with ``seqlab.generate.gpt_next``:
-with every block's key/value cache (one compiled step per token; a full
-cache is rebuilt from the last T/2 ids), and without (the whole model on the
-context every token). The texts agree while the context fits; the script
+``--gpt-tokens`` characters greedily: with every block's key/value cache
+(``seqlab.models.gpt_steps``, one compiled step per token; a full cache is
+rebuilt from the last T/2 ids), and without (``seqlab.generate.recomputed_next``:
+the whole model on the context every token). The texts agree while the context fits; the script
 reports how many tokens agree.
 """
 
@@ -40,7 +40,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 
 from seqlab import decoding  # noqa: E402
-from seqlab.generate import gpt_next, prompt_ids, run_tokenizer, stateful_next  # noqa: E402
+from seqlab.generate import language_next, prompt_ids, recomputed_next, run_tokenizer  # noqa: E402
+from seqlab.models.steps import steps_of  # noqa: E402
 from seqlab.runs import RunStore  # noqa: E402
 from seqlab.training import ExperimentSpec, run_experiment  # noqa: E402
 
@@ -67,8 +68,8 @@ def gpt_speed(tokens: int, context: int) -> None:
     data = load_dataset(spec.dataset, **{**spec.data_options, "characters": 200_000, "lookback": context})
     model = build_model(spec.model, data, spec.model_options)
     prompt = np.array([data.tokenizer.encode("ROMEO:\nBut soft, what light")])
-    first_cached, cached, ids_cached = rate(gpt_next(model), prompt, tokens)
-    first_full, full, ids_full = rate(gpt_next(model, cache=False), prompt, tokens)
+    first_cached, cached, ids_cached = rate(language_next(steps_of(model)), prompt, tokens)
+    first_full, full, ids_full = rate(recomputed_next(model), prompt, tokens)
     agree = next((i for i, (a, b) in enumerate(zip(ids_cached, ids_full)) if a != b), tokens)
     print(f"GPT (4 blocks, width 128, context {data.lookback}; untrained), {tokens} greedy tokens after a "
           f"{prompt.shape[1]}-token prompt, once compiled")
@@ -110,7 +111,7 @@ def main() -> None:
             probs = model.predict_on_batch(padded)[:, window.shape[1] - 1]  # (rows, V) after the last id
             return np.log(np.maximum(probs, 1e-30))
 
-        first_stateful, stateful, ids_stateful = rate(stateful_next(model), prompt, args.tokens)
+        first_stateful, stateful, ids_stateful = rate(language_next(steps_of(model)), prompt, args.tokens)
         first_rerun, rerun, ids_rerun = rate(decoding.context_next(last_position), prompt, args.tokens)
 
     same = "yes" if ids_stateful == ids_rerun else "NO"

@@ -26,7 +26,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 from seqlab.data import load_dataset  # noqa: E402
 from seqlab.forecasting import forecast_metrics  # noqa: E402
 from seqlab.forecasting.series import ForecastSeries  # noqa: E402
-from seqlab.forecasting.steppers import WindowStepper, keras_predict  # noqa: E402
+from seqlab.forecasting.steppers import WindowSteps, keras_predict  # noqa: E402
 from seqlab.forecasting.strategies import lead_sigmas, monte_carlo  # noqa: E402
 from seqlab.runs import RunStore  # noqa: E402
 from seqlab.training import ExperimentSpec, run_experiment  # noqa: E402
@@ -55,7 +55,7 @@ def main() -> None:
         per_lead = lead_sigmas(predict, data.splits["val"])
         for noise, sigma in (("one-step σ", per_lead[0]), ("σ per lead", per_lead)):
             started = time.perf_counter()
-            mc = monte_carlo(WindowStepper(predict), series, test.origin, data.horizon, sigma, args.samples)
+            mc = monte_carlo(WindowSteps(predict), series, test.origin, data.horizon, sigma, args.samples)
             seconds = time.perf_counter() - started
             bands = mc.band_metrics(test.y)
             cells = " | ".join(f"{100 * bands[b]['coverage']:.1f} %, {bands[b]['width']:.3f}" for b in (80, 95))

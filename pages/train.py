@@ -85,6 +85,7 @@ with launch:
         facts = cache.dataset_facts(info.name, resolved.data_options)
         weights = cache.parameters(info.name, resolved.data_options, arch.name, resolved.model_options)
         check_parameters(weights)
+        state.store().check_writable()  # a store no run could be written to: said now, not after training
     except (ValueError, RuntimeError) as err:
         problem = str(err)
     busy = state.manager().active() is not None

@@ -1,8 +1,32 @@
-"""``python -m seqlab``: see seqlab.cli. Importing this module runs nothing."""
+"""``python -m seqlab``: see seqlab.cli. Importing this module runs nothing.
 
+Ctrl-C exits with 130 (128 + SIGINT) whenever it comes: while the modules
+load, during a command (``seqlab.cli.main``), and while the process ends after
+it (TensorFlow's teardown takes a second or two after ``predict``): from then
+on the signal ends the process itself, which a shell reports as 130, where
+Python's own handler would have had no code left to run and exited 0.
+"""
+
+import signal
 import sys
 
-from seqlab.cli import main
+
+def run() -> int:
+    try:
+        from seqlab.cli import EXIT_INTERRUPTED, main
+    except KeyboardInterrupt:  # pressed while the modules load
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    try:
+        code = main()
+        sys.stdout.flush()  # the answer is out before the process may be ended by a signal
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not train's "ignore a late press"
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+    except KeyboardInterrupt:  # pressed just as the command returned
+        print("\ninterrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return code
+
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

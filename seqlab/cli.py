@@ -16,12 +16,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shlex
 import signal
 import sys
 import threading
 import time
 
 from seqlab.data import TASKS, list_datasets
+from seqlab.decoding.arguments import check_length_penalty, check_temperature, check_top_p
 from seqlab.export import FORMATS, export_run, predict_frame, predict_texts, text_notes
 from seqlab.forecasting.exogenous import FUTURE_INPUTS
 from seqlab.forecasting.strategy_catalogue import STRATEGIES
@@ -34,6 +36,7 @@ from seqlab.tasks import get_metric, get_task, ordered_metrics, shown_metrics
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
+RUN_ID_HELP = "a run's id, as python -m seqlab runs lists it"
 
 
 class Parser(argparse.ArgumentParser):
@@ -41,6 +44,28 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str):
         self.exit(EXIT_USAGE, f"error: {message} (see: {self.prog} --help)\n")
+
+
+def checked_float(check):
+    """An argparse type: a float that the library's own ``check`` accepts (finite, in range), refused when parsed.
+
+    So a float option is refused before any run is read, whatever path the
+    command takes later (greedy translation never reads the length penalty).
+    """
+
+    name = check.__name__.removeprefix("check_")
+
+    def parse(text: str) -> float:
+        try:
+            number = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}.") from None
+        try:
+            return check(number)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    return parse
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
         "textcsv:PATH or csv:PATH (a series: --set target=COLUMN, time=COLUMN, exogenous=A,B, known=A) "
         "to train on your own file",
     )
-    p.add_argument("--model")
+    p.add_argument("--model", help="an architecture's name (python -m seqlab models lists those that fit each task)")
     p.add_argument("--preset", help="train every spec of this preset instead of --dataset/--model")
     p.add_argument("--epochs", type=int, help="the same as --set epochs=N")
     p.add_argument("--name", help='your name for the run (each run of a --preset), e.g. "lstm 64 units, '
@@ -80,14 +105,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("runs", parents=[common, store], help="list saved runs (broken ones with the reason)")
 
     p = sub.add_parser("export", parents=[store], help="export a run's model")
-    p.add_argument("run_id")
+    p.add_argument("run_id", help=RUN_ID_HELP)
     p.add_argument("--format", required=True, choices=FORMATS)
     p.add_argument("--to", required=True, help="destination path outside the run store (must not exist)")
 
     p = sub.add_parser(
         "predict", parents=[common, store], help="forecast from the last rows of a CSV, or classify a text"
     )
-    p.add_argument("run_id")
+    p.add_argument("run_id", help=RUN_ID_HELP)
     given = p.add_mutually_exclusive_group(required=True)
     given.add_argument("--input", help="CSV with the model's feature columns (a forecast run)")
     given.add_argument("--text", action="append", help="a text to classify or tag (a text run); repeat for more")
@@ -100,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
         "forecast", parents=[common, store],
         help="score a forecast run's multi-step strategy over its test period, beside the peers",
     )
-    p.add_argument("run_id")
+    p.add_argument("run_id", help=RUN_ID_HELP)
     p.add_argument("--strategy", default="direct", choices=list(STRATEGIES), help="default direct")
     p.add_argument("--horizon", type=int, help="steps ahead (default the model's own H; iterated ones go further)")
     p.add_argument("--future-inputs", default="known", choices=list(FUTURE_INPUTS),
@@ -110,27 +135,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo noise")
 
     p = sub.add_parser("generate", parents=[common, store], help="continue a prompt with a language run")
-    p.add_argument("run_id")
+    p.add_argument("run_id", help=RUN_ID_HELP)
     p.add_argument("--prompt", required=True, help="the text to continue")
     p.add_argument("--tokens", type=int, default=200, help="how many tokens to add (default 200)")
-    p.add_argument("--temperature", type=float, default=1.0, help="below 1 sharper, above 1 flatter, 0 greedy")
+    p.add_argument("--temperature", type=checked_float(check_temperature), default=1.0,
+                   help="below 1 sharper, above 1 flatter, 0 greedy")
     p.add_argument("--top-k", type=int, help="draw only from the K most probable tokens")
-    p.add_argument("--top-p", type=float, help="draw only from the most probable tokens whose mass reaches P")
+    p.add_argument("--top-p", type=checked_float(check_top_p),
+                   help="draw only from the most probable tokens whose mass reaches P")
     p.add_argument("--seed", type=int, help="seed of the draws, for a repeatable sample")
 
     p = sub.add_parser("translate", parents=[common, store], help="translate texts with an encoder-decoder run")
-    p.add_argument("run_id")
+    p.add_argument("run_id", help=RUN_ID_HELP)
     p.add_argument("--text", action="append", required=True, help="a source text; repeat for more")
     p.add_argument("--beam", type=int, default=1, help="beam width (default 1: greedy)")
-    p.add_argument("--length-penalty", type=float, default=0.0, help="GNMT's alpha for the beam (default 0)")
+    p.add_argument("--length-penalty", type=checked_float(check_length_penalty), default=0.0,
+                   help="GNMT's alpha for the beam (default 0)")
 
     p = sub.add_parser("fill", parents=[common, store], help="guess the [MASK] words of a text with a BERT run")
-    p.add_argument("run_id")
+    p.add_argument("run_id", help=RUN_ID_HELP)
     p.add_argument("--text", required=True, help="a text with [MASK] where a word is missing")
     p.add_argument("--top", type=int, default=5, help="guesses per [MASK] (default 5)")
 
     p = sub.add_parser("delete", parents=[store], help="delete a run, readable or broken")
-    p.add_argument("run_id")
+    p.add_argument("run_id", help=RUN_ID_HELP)
     p.add_argument("--yes", action="store_true", help="do not ask (needed when stdin is not a terminal)")
     return parser
 
@@ -203,7 +231,8 @@ def cmd_runs(args) -> int:
         badge = "  [imported]" if r.imported else ""
         print(f"{r.run_id:<40} {r.status:<10} {scores_line(r)}{named}{badge}")
     for name, reason in broken.items():
-        print(f"broken: {name}: {one_line(reason)} (remove it: python -m seqlab delete {name})", file=sys.stderr)
+        print(f"broken: {name}: {one_line(reason)} (remove it: python -m seqlab delete {shlex.quote(name)})",
+              file=sys.stderr)
     return 0
 
 
@@ -227,6 +256,7 @@ def cmd_train(args) -> int:
     # Check every spec (and the store) before the first one trains, and before TensorFlow's start-up.
     specs = [spec.with_overrides(overrides).resolved() for spec in specs]
     store = open_store(args)
+    store.check_writable()  # a read-only store, or one below a file, fails now rather than after training
     quiet_tensorflow_import()
     from seqlab.training.jobs import JobManager
 
@@ -268,10 +298,14 @@ def dataset_spec(dataset: str, model: str):
 
 
 def training_overrides(args) -> dict:
-    """The ``--set`` pairs, with ``--epochs`` as ``epochs``; both given must agree."""
+    """The ``--set`` pairs, with ``--epochs`` as ``epochs``; a setting given twice must agree with itself."""
     from seqlab.training.spec import parse_value
 
-    overrides = dict(parse_assignment(s) for s in args.set)
+    overrides = {}
+    for key, value in map(parse_assignment, args.set):  # a key given twice must not be settled by its order
+        if key in overrides and parse_value(overrides[key]) != parse_value(value):
+            raise ValueError(f"--set {key}={overrides[key]} and --set {key}={value} disagree; give {key} only once.")
+        overrides[key] = value
     if args.epochs is not None:
         if "epochs" in overrides and parse_value(overrides["epochs"]) != args.epochs:
             raise ValueError(

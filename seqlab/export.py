@@ -21,13 +21,18 @@ and endpoints, and how to load ``model.keras`` with seqlab.
 A SavedModel is code: ``load_serving`` loads one only when the run's signed
 manifest (``seqlab.manifest``) shows seqlab wrote it on this machine and
 nothing changed since, unless the caller says it trusts the model.
-Exports never write inside the runs folder, never overwrite, and never
-follow links out of a run folder.
+Exports never write inside the runs folder, never overwrite, never follow
+links out of a run folder, and never leave a partial file: each is written
+under a hidden name beside its destination and renamed into place.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import io
+import os
+import secrets
 import shutil
 import zipfile
 from pathlib import Path
@@ -181,27 +186,46 @@ def export_run(run: Run, fmt: str, to: str | Path, runs_root: str | Path | None 
 
     ``to`` must not exist and must lie outside ``runs_root`` (default: the
     folder holding the run). For ``keras`` a path without a suffix gets
-    ``.keras`` (the returned path says so); another suffix is refused.
+    ``.keras`` (the returned path says so); another suffix is refused. A write
+    that fails (a full disk) leaves nothing at ``to``: ``ValueError`` naming it.
     """
     if fmt not in FORMATS:
         raise ValueError(f"Unknown export format {fmt!r}; valid formats: {', '.join(FORMATS)}.")
     to = _destination(to, fmt, Path(runs_root) if runs_root is not None else run.path.parent)
-    to.parent.mkdir(parents=True, exist_ok=True)
-    if fmt == "savedmodel":
-        files = _files(run, "savedmodel/")
-        to.mkdir()
-        for name in files:
-            target = to / Path(name).relative_to("savedmodel")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(run.path / name, target)
-    elif fmt == "keras":
-        if "model.keras" not in _files(run):
-            raise ValueError(f"Run {run.run_id!r} has no model.keras file (missing, or a link).")
-        with open(run.keras_path, "rb") as source, open(to, "xb") as target:  # "x": never overwrite
-            shutil.copyfileobj(source, target)
-    else:
-        with open(to, "xb") as target:
-            target.write(zip_bytes(run))
+    if fmt == "keras" and "model.keras" not in _files(run):
+        raise ValueError(f"Run {run.run_id!r} has no model.keras file (missing, or a link).")
+    made = [folder for folder in reversed(to.absolute().parents) if not folder.exists()]  # removed on failure
+    # Written under a hidden name beside ``to``, then renamed: a full disk never leaves a partial export at ``to``.
+    staging = to.with_name(f".{to.name}.seqlab-export-{secrets.token_hex(4)}")
+    try:
+        to.parent.mkdir(parents=True, exist_ok=True)
+        if fmt == "savedmodel":
+            staging.mkdir()
+            for name in _files(run, "savedmodel/"):
+                target = staging / Path(name).relative_to("savedmodel")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(run.path / name, target)
+        elif fmt == "keras":
+            with open(run.keras_path, "rb") as source, open(staging, "xb") as target:
+                shutil.copyfileobj(source, target)
+        else:
+            with open(staging, "xb") as target:
+                target.write(zip_bytes(run))
+        if os.path.lexists(to):  # appeared meanwhile: never overwrite
+            raise FileExistsError(errno.EEXIST, "it appeared while exporting", str(to))
+        os.rename(staging, to)
+    except BaseException as err:
+        if staging.is_dir():
+            shutil.rmtree(staging, ignore_errors=True)
+        else:
+            staging.unlink(missing_ok=True)
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        if isinstance(err, OSError):
+            raise ValueError(f"Could not export run {run.run_id!r} to {to}: {err.strerror or err}; nothing was left "
+                             "there (free some space, or choose another destination).") from None
+        raise
     return to
 
 

@@ -9,6 +9,10 @@ model zips all come in here, so the same rules hold everywhere:
 - compressed input (gzip, bzip2, xz, zip; told by its magic bytes, not its name)
   refused unless ``InputLimits.allow_compressed``, then decompressed as a stream
   that stops at ``max_decompressed_bytes``, so a bomb is never inflated;
+- archives of several files (a ``.keras`` model, a run zip, a zipped SavedModel):
+  ``open_archive`` checks the zip's directory before any member is read, and
+  members are inflated only through ``read_member``, ``check_members`` and
+  ``unpack_archive``, as streams capped like a compressed file's;
 - text: UTF-8 (with or without BOM), UTF-16/32 with a BOM, else a legacy encoding
   only when charset-normalizer recognises a language in it without garbled
   characters (``detect_encoding`` names it, for a note); binary data refused;
@@ -22,6 +26,7 @@ from __future__ import annotations
 import bz2
 import codecs
 import collections
+import contextlib
 import csv
 import gzip
 import io
@@ -32,7 +37,7 @@ import struct
 import zipfile
 import zlib
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Callable, Iterable, Iterator, Union
 
 import charset_normalizer
@@ -223,21 +228,46 @@ def _joined(chunks: Iterable[bytes], limit: int, too_big: Callable[[], ValueErro
     return b"".join(kept)
 
 
+def open_regular(path: str | os.PathLike, what: str = "file") -> BinaryIO:
+    """``path`` opened for reading (binary), checked as ``read_bytes`` checks a path but with no size limit:
+    for a file streamed rather than held whole (a run's model, while it is hashed). The caller closes it."""
+    label = _label(what, path)
+    with _os_errors(label):
+        return _open_path(path, label)
+
+
 def _read_path(path, limit: int, label: str) -> bytes:
+    with _os_errors(label), _open_path(path, label, limit) as file:
+        return _joined(_chunks(file.read), limit, lambda: _too_big(label, limit))
+
+
+def _open_path(path, label: str, limit: int | None = None) -> BinaryIO:
+    """A local, regular file (within ``limit`` bytes) opened without blocking; ``OSError`` passes through."""
     text = os.fsdecode(os.fspath(path))
     if "://" in text or text[:5].lower() == "file:":
         raise ValueError(f"{label} is a URL; seqlab reads local files only: download it and give its local path.")
     if not text.strip() or "\x00" in text:
         raise ValueError(f"{label} is not a valid path: give the path of a file.")
-    try:
-        resolved = Path(text).expanduser().resolve(strict=True)
-        info = os.stat(resolved)  # stat, never open: opening a FIFO blocks, opening a device may act
-        _check_regular(info, label)
+    resolved = Path(text).expanduser().resolve(strict=True)
+    info = os.stat(resolved)  # stat, never open: opening a FIFO blocks, opening a device may act
+    _check_regular(info, label)
+    if limit is not None:
         _check_size(info.st_size, limit, label)
-        fd = os.open(resolved, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-        with os.fdopen(fd, "rb", buffering=0) as file:
-            _check_regular(os.fstat(fd), label)  # swapped for something else since the stat
-            return _joined(_chunks(file.read), limit, lambda: _too_big(label, limit))
+    fd = os.open(resolved, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    file = os.fdopen(fd, "rb", buffering=0)
+    try:
+        _check_regular(os.fstat(fd), label)  # swapped for something else since the stat
+    except ValueError:
+        file.close()
+        raise
+    return file
+
+
+@contextlib.contextmanager
+def _os_errors(label: str):
+    """The file system's refusals as one ``ValueError`` naming the file."""
+    try:
+        yield
     except (FileNotFoundError, NotADirectoryError):
         raise ValueError(f"{label} does not exist: check the path.") from None
     except PermissionError:
@@ -453,3 +483,126 @@ def _check_table(text: str, max_rows: int, label: str) -> None:
     repeated = sorted(name for name, n in collections.Counter(header).items() if n > 1 and name.strip())
     if repeated:
         raise ValueError(f"{label} names column(s) {repeated} more than once: give every column its own name.")
+
+
+# Archives of several files: a .keras model, a run zip, a zipped SavedModel.
+MAX_ARCHIVE_ENTRIES = 2000  # a SavedModel has a handful of files, a run zip a dozen, a .keras three
+_MAX_RECORD = 4096  # central-directory bytes per entry: a name of a few hundred characters and its extras
+_END_RECORDS = 22 + 0xFFFF + 76  # the end record, its longest comment and the ZIP64 locator and record
+
+
+def open_archive(source: bytes | BinaryIO, limit: int, label: str,
+                 max_entries: int = MAX_ARCHIVE_ENTRIES) -> zipfile.ZipFile:  # fmt: skip
+    """A zip of several files a user gives (bytes, or a file opened by ``open_regular``), its directory checked.
+
+    Refused before any member is read, from the directory alone: more than ``max_entries``
+    entries (counted from the end records, before zipfile builds an object per entry);
+    members declared larger than ``limit`` bytes together; a path outside the archive's
+    folder (absolute, ``..``, a drive), a link or an encrypted member; a name given twice,
+    or as a file and as a folder (``a`` and ``a/b``). Read its members only through
+    ``read_member``, ``check_members`` or ``unpack_archive``, which cap what they inflate
+    too, since a declared size can lie. ``label`` names the archive in messages.
+    """
+    file = io.BytesIO(source) if isinstance(source, (bytes, bytearray)) else source
+    unreadable = (zipfile.BadZipFile, OSError, EOFError, struct.error, ValueError)  # ValueError: a bad offset
+    try:
+        size = file.seek(0, io.SEEK_END)
+        file.seek(max(0, size - _END_RECORDS))
+        entries, directory = zip_directory(file.read())
+    except unreadable as err:
+        raise ValueError(f"{label} is not a readable zip file ({_reason(err)}): save or zip it again.") from None
+    if entries > max_entries or directory > max_entries * _MAX_RECORD:
+        raise ValueError(f"{label} has {entries:,} entries; at most {max_entries:,} are accepted: "
+                         "zip the model folder alone.")
+    try:
+        file.seek(0)
+        archive = zipfile.ZipFile(file)
+    except unreadable as err:
+        raise ValueError(f"{label} is not a readable zip file ({_reason(err)}): save or zip it again.") from None
+    files, folders = set(), set()
+    for info in archive.infolist():
+        parts = _member_parts(info, label)
+        if not info.is_dir():
+            if parts in files:
+                raise ValueError(f"{label} holds {info.filename!r} twice: zip the model folder again.")
+            files.add(parts)
+        folders.update(parts[:i] for i in range(1, len(parts) + info.is_dir()))
+    clash = sorted(files & folders)
+    if clash:
+        raise ValueError(f"{label} holds both a file and a folder named {'/'.join(clash[0])!r}; seqlab cannot "
+                         "unpack it: zip the model folder again.")
+    if sum(i.file_size for i in archive.infolist()) > limit:
+        raise _unpacks_too_big(label, limit)
+    return archive
+
+
+def read_member(archive: zipfile.ZipFile, name: str, limit: int, label: str) -> bytes:
+    """The member ``name`` of an archive from ``open_archive``, inflated within ``limit`` bytes."""
+    try:
+        info = archive.getinfo(name)
+    except KeyError:
+        raise ValueError(f"{label} holds no {name}: give the file as it was saved.") from None
+    if info.file_size > limit:
+        raise _unpacks_too_big(label, limit, name)
+    return _joined((chunk for _, chunk in _members(archive, [info], limit, label)), limit,
+                   lambda: _unpacks_too_big(label, limit, name))
+
+
+def check_members(archive: zipfile.ZipFile, limit: int, label: str) -> None:
+    """Inflate every member of an archive from ``open_archive`` and drop it: ``ValueError`` past ``limit`` bytes in
+    all, or for a damaged member. For an archive another library reads afterwards (Keras, a ``.keras`` file)."""
+    for _ in _members(archive, archive.infolist(), limit, label):
+        pass
+
+
+def unpack_archive(archive: zipfile.ZipFile, folder: Path, limit: int, label: str) -> None:
+    """Write the files of an archive from ``open_archive`` into ``folder`` (macOS's ``__MACOSX`` left out), at most
+    ``limit`` bytes in all."""
+    wanted = [i for i in archive.infolist() if not i.is_dir() and _member_parts(i, label)[0] != "__MACOSX"]
+    try:
+        with contextlib.ExitStack() as files:
+            for info, chunk in _members(archive, wanted, limit, label):
+                if not chunk:  # a member starts
+                    files.close()
+                    path = folder.joinpath(*_member_parts(info, label))
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    out = files.enter_context(open(path, "xb"))
+                out.write(chunk)
+    except OSError as err:  # the server's disk, not the archive
+        raise ValueError(f"{label} cannot be unpacked here ({_reason(err)}): try again later.") from None
+
+
+def _member_parts(info: zipfile.ZipInfo, label: str) -> tuple[str, ...]:
+    """The member's path as parts; ``ValueError`` for one outside the archive's folder, a link or encryption."""
+    parts = PurePosixPath(info.filename.replace("\\", "/")).parts
+    if not parts or parts[0] == "/" or ".." in parts or ":" in parts[0]:
+        raise ValueError(f"{label} has an entry outside its folder ({info.filename!r}); seqlab refuses it: zip the "
+                         "model folder again.")
+    if stat.S_ISLNK(info.external_attr >> 16) or info.flag_bits & 0x1:
+        raise ValueError(f"{label} holds a link or an encrypted file ({info.filename!r}): zip the model folder "
+                         "again, without links or a password.")
+    return parts
+
+
+def _members(archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo], limit: int,
+             label: str) -> Iterator[tuple[zipfile.ZipInfo, bytes]]:  # fmt: skip
+    """``(member, chunk)`` for every chunk of ``infos`` as it is inflated (an empty chunk first: the member starts),
+    refused once ``limit`` bytes are passed."""
+    total = 0
+    try:
+        for info in infos:
+            yield info, b""
+            with archive.open(info) as member:
+                for chunk in _chunks(member.read):
+                    total += len(chunk)
+                    if total > limit:
+                        raise _unpacks_too_big(label, limit)
+                    yield info, chunk
+    except _CORRUPT as err:
+        raise ValueError(f"{label} is damaged ({type(err).__name__}: {_reason(err)}): zip it again.") from None
+
+
+def _unpacks_too_big(label: str, limit: int, member: str | None = None) -> ValueError:
+    what = f"its {member}" if member else "it"
+    return ValueError(f"{label} is too big: {what} unpacks to more than {_size(limit)}, the limit: use a smaller "
+                      "model.")

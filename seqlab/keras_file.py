@@ -1,37 +1,67 @@
 """Load a ``.keras`` file only when its config names nothing but Keras's own classes and seqlab's.
 
-A ``.keras`` file's ``config.json`` names a module and a class for every
-object, and Keras imports modules it does not know yet to find them
-(``keras_hub``, for instance). seqlab reads the config first and resolves each
-object itself, without importing anything:
+A ``.keras`` file is a zip of a ``config.json``, the weights and metadata. It
+is opened through the input gate (``seqlab.inputs.open_archive``): its
+directory checked (entries, links, paths, a name both a file and a folder), and
+every member inflated once, capped at ``archive_limit()`` in all, before Keras
+reads any of it; ``config.json`` is read capped at ``KERAS_CONFIG_BYTES`` and
+parsed within ``seqlab.bounded_json``'s bounds.
+
+The config names a module and a class for every object, and Keras imports
+modules it does not know yet to find them (``keras_hub``, for instance).
+seqlab resolves each object itself, without importing anything:
 
 - Keras built-ins: module ``keras`` or ``keras.*``, looked up attribute by
   attribute from the loaded ``keras`` package (only modules of Keras itself on
-  the way); functions only from Keras's activations, losses, metrics, ...;
+  the way); functions only from Keras's activations, losses, metrics, ...
+  These are safe because their configs hold only numbers, names, shapes and
+  other objects resolved the same way, so loading one builds layers, never runs
+  a function of the file's choosing. Except the classes in ``REFUSED``, whose
+  configs carry code or reach outside the file: ``Lambda`` (a Python function),
+  ``TorchModuleWrapper`` (a pickled PyTorch module), ``JaxLayer`` and
+  ``FlaxLayer`` (JAX functions, a Flax module) and ``TFSMLayer`` (a SavedModel
+  loaded from a server path); and a stateful recurrent layer (a state per
+  row of a batch size the config sets, outside the weight limit; seqlab
+  saves none);
 - seqlab's classes: ``registered_name`` ``seqlab>...``, found in Keras's
   registry (``import seqlab`` fills it);
 - plain data markers (tensors, arrays, bytes, slices).
 
 Anything else (module ``os``, ``builtins.eval``, a ``__lambda__``, another
 library's layer) is refused with a ``ValueError`` naming it. Then Keras loads
-the file with ``safe_mode=True``.
+the file with ``safe_mode=True``, within the weight limit
+(``seqlab.weight_budget``: ``max_parameters``, counted from the shapes the
+config asks for, before each weight is made).
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
 import os
 import types
 import zipfile
+from typing import Iterator
 
 import keras
 
 import seqlab.models  # noqa: F401  registers seqlab's classes (TaskModel and the layers)
+from seqlab.bounded_json import KERAS_CONFIG_BYTES, parse_json
 from seqlab.checks import shown
+from seqlab.inputs import check_members, open_archive, open_regular, read_member
+from seqlab.limits import MB, current_limits
 from seqlab.run_meta import RunMeta
+from seqlab.weight_budget import weight_budget
 
 # Keras's own markers for values that are data, not code.
 DATA_MARKERS = frozenset({"__keras_tensor__", "__tensor__", "__numpy__", "__bytes__", "__ellipsis__", "__slice__"})
+# Keras's own classes that carry code or reach outside the file: refused like another library's class.
+REFUSED = {
+    "Lambda": "runs a Python function given with it",
+    "TorchModuleWrapper": "holds a pickled PyTorch module, and unpickling runs code",
+    "JaxLayer": "calls JAX functions given with it (its subclass FlaxLayer: a Flax module)",
+    "TFSMLayer": "loads a SavedModel, which is code, from a path on the server",
+}
+_REFUSED_CLASSES = {getattr(keras.layers, name): name for name in REFUSED if hasattr(keras.layers, name)}
 # Where a config may name a function (Keras searches these for module "builtins").
 FUNCTION_PATHS = tuple(
     f"keras.{m}"
@@ -39,16 +69,38 @@ FUNCTION_PATHS = tuple(
 )
 
 
-def read_config(path: str | os.PathLike) -> dict:
-    """The ``config.json`` of a ``.keras`` archive; ``ValueError`` when the file is not one."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            config = json.loads(archive.read("config.json"))
-    except (OSError, KeyError, zipfile.BadZipFile, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
-        raise ValueError(f"Cannot read the model config of {os.fspath(path)!r}: {err}") from None
+def archive_limit() -> int:
+    """Bytes a ``.keras`` file may unpack to: the upload limit, or what a model at the weight limit holds (4 bytes a
+    weight, two more copies for Adam's moments, and its config), whichever is larger."""
+    limits = current_limits()
+    return max(limits.max_upload_mb * MB, 16 * limits.max_parameters + MB)
+
+
+@contextlib.contextmanager
+def _archive(path: str | os.PathLike) -> Iterator[zipfile.ZipFile]:
+    """The ``.keras`` file at ``path`` as a zip whose directory passed the input gate (``seqlab.inputs``)."""
+    with open_regular(path, "model file") as file:
+        yield open_archive(file, archive_limit(), _label(path))
+
+
+def _label(path: str | os.PathLike) -> str:
+    return f"The model file {os.fspath(path)!r}"
+
+
+def _config(archive: zipfile.ZipFile, path: str | os.PathLike) -> dict:
+    what = f"The model config of {os.fspath(path)!r}"
+    config = parse_json(read_member(archive, "config.json", KERAS_CONFIG_BYTES, _label(path)), what,
+                        KERAS_CONFIG_BYTES)  # fmt: skip
     if not isinstance(config, dict):
-        raise ValueError(f"The model config of {os.fspath(path)!r} is not a JSON object.")
+        raise ValueError(f"{what} is not a JSON object.")
     return config
+
+
+def read_config(path: str | os.PathLike) -> dict:
+    """The ``config.json`` of a ``.keras`` archive, inflated through the input gate (``seqlab.inputs.read_member``,
+    at most ``KERAS_CONFIG_BYTES``); ``ValueError`` when the file is not one."""
+    with _archive(path) as archive:
+        return _config(archive, path)
 
 
 def _in_keras(name) -> bool:
@@ -104,7 +156,25 @@ def resolve(entry: dict):
             "registered by seqlab; seqlab refuses to load it, and imported nothing. Load only models that seqlab "
             "trained."
         )
+    _check_allowed(found, entry)
     return found
+
+
+def _check_allowed(found, entry: dict) -> None:
+    """``ValueError`` for one of Keras's classes in ``REFUSED`` (or a subclass), or a stateful layer."""
+    refused = next((n for c, n in _REFUSED_CLASSES.items() if isinstance(found, type) and issubclass(found, c)), None)
+    if refused is not None:
+        raise ValueError(
+            f"The model config names Keras's {found.__name__}, which {REFUSED[refused]}; seqlab refuses to load it "
+            "and built nothing. Load only models that seqlab trained."
+        )
+    config = entry.get("config")
+    if isinstance(config, dict) and config.get("stateful") is True:  # seqlab saves none
+        raise ValueError(
+            f"The model config makes its {shown(entry.get('class_name'))} layer stateful: it would keep a state per "
+            "row of its input's batch size, beside its weights and outside the weight limit; seqlab refuses to load "
+            "it. Load only models that seqlab trained."
+        )
 
 
 def check_config(config) -> None:
@@ -121,13 +191,16 @@ def check_config(config) -> None:
 
 
 def load_keras(path: str | os.PathLike, meta: RunMeta | None = None) -> keras.Model:
-    """The model in a ``.keras`` file, after ``check_config``, in Keras's safe mode.
+    """The model in a ``.keras`` file, after the checks of the module docstring, in Keras's safe mode.
 
     With ``meta``, a model whose input or output shape does not fit that run is refused.
     """
-    check_config(read_config(path))
+    with _archive(path) as archive:
+        check_members(archive, archive_limit(), _label(path))  # before Keras reads any of them
+        check_config(_config(archive, path))
     try:
-        model = keras.saving.load_model(path, safe_mode=True)
+        with weight_budget():  # the build stops before a weight past max_parameters
+            model = keras.saving.load_model(path, safe_mode=True)
     except (OSError, TypeError, KeyError, zipfile.BadZipFile) as err:  # Keras's errors for a damaged file
         raise ValueError(f"Cannot load the model {os.fspath(path)!r}: {err}") from None
     if meta is not None:

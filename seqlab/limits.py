@@ -10,14 +10,15 @@ file named by ``SEQLAB_CONFIG``, else the defaults below (sized for a laptop)::
 
 Every call of ``current_limits()`` reads them again, so a server picks up an
 edited file without a restart. A bad value is a ValueError naming the variable
-(or the file and key) and what it must be.
+(or the file and key) and what it must be. The file is read within 64 KB and
+100 levels of nesting (``seqlab.bounded_json``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,7 +38,9 @@ class Limits:
         max_sequence_length: steps T one model reads at once (lookback, a
             sequence's length, truncated BPTT's k1 and k2).
         max_data_mb: memory the windowed inputs of one dataset may take
-            (float32; about three times that while the windows are cut).
+            (float32; about three times that while the windows are cut), and
+            any other array or table estimated from the options before it is
+            made (``check_memory``).
         max_upload_mb: size of one uploaded or given file (and of its content,
             when a compressed file is accepted).
         max_upload_rows: data rows of one uploaded table.
@@ -47,6 +50,10 @@ class Limits:
             first come first served.
         max_queued_jobs: unfinished jobs (running, waiting or queued) of one
             browser session or command.
+        max_work_seconds: estimated seconds of one piece of work that runs
+            without epochs, so without progress or Cancel (generating a
+            dataset, counting Markov chains, Baum-Welch), estimated from the
+            options before it starts (``check_work``).
     """
 
     max_epochs: int = 1000
@@ -59,6 +66,7 @@ class Limits:
     max_upload_chars: int = 20_000_000
     max_concurrent_jobs: int = 1  # jobs share Keras's global seed: one at a time keeps runs reproducible
     max_queued_jobs: int = 10
+    max_work_seconds: int = 60
 
 
 FIELDS = tuple(f.name for f in dataclasses.fields(Limits))
@@ -79,13 +87,15 @@ def _positive_int(given, where: str) -> int:
 
 
 def _from_file(path: str) -> dict:
+    from seqlab.bounded_json import CONFIG_FILE_BYTES, read_toml  # it imports seqlab.inputs (pandas): import late
+
     file = Path(path)
     if not file.is_file():
         raise ValueError(f"{CONFIG_ENV} names {path!r}, which is not a file; point it to a TOML file or unset it.")
     try:
-        table = tomllib.loads(file.read_text(encoding="utf-8")).get("limits", {})
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as err:
-        raise ValueError(f"The config file {path} ({CONFIG_ENV}) cannot be read: {err}.") from None
+        table = read_toml(file, "config file", CONFIG_FILE_BYTES).get("limits", {})
+    except ValueError as err:
+        raise ValueError(f"The config file {path} ({CONFIG_ENV}) cannot be read: {err}") from None
     if not isinstance(table, dict):
         raise ValueError(f"[limits] in {path} must be a table of key = value lines.")
     unknown = sorted(set(table) - set(FIELDS))
@@ -144,10 +154,37 @@ def check_data_size(windows: int, steps: int, features: int, outputs: int = 0, w
             f"Sequences of {steps:,} steps are longer than {limits.max_sequence_length:,} "
             f"({limit_hint('max_sequence_length')}); choose shorter sequences."
         )
-    size_mb = windows * (steps * features + outputs) * 4 / MB  # float32
-    if size_mb > limits.max_data_mb:
+    check_memory(
+        windows * (steps * features + outputs) * 4,  # float32
+        f"{what} ({windows:,} of {steps:,} steps x {features} features)",
+        "use fewer samples, a shorter series or sequence, or a larger stride",
+    )
+
+
+def check_memory(size_bytes: float, what: str, advice: str) -> None:
+    """Refuse making ``what``, estimated at ``size_bytes``, beyond ``max_data_mb``; ``advice`` says how to shrink it.
+
+    Called with an estimate from the options, before anything is allocated.
+    """
+    limit = current_limits().max_data_mb
+    size_mb = size_bytes / MB
+    if size_mb > limit:
         raise ValueError(
-            f"{what.capitalize()} ({windows:,} of {steps:,} steps x {features} features) would take "
-            f"{size_mb:,.0f} MB, more than {limits.max_data_mb:,} MB ({limit_hint('max_data_mb')}); "
-            "use fewer samples, a shorter series or sequence, or a larger stride."
+            f"{what[:1].upper() + what[1:]} would take {size_mb:,.0f} MB, more than {limit:,} MB "
+            f"({limit_hint('max_data_mb')}); {advice}."
+        )
+
+
+def check_work(seconds: float, what: str, advice: str) -> None:
+    """Refuse ``what``, estimated at ``seconds``, beyond ``max_work_seconds``; ``advice`` says how to shorten it.
+
+    For work that runs in one piece, without epochs to show progress or to
+    cancel between: the caller estimates its time from the options (its rate
+    measured on a laptop-class core) before any of it is done.
+    """
+    limit = current_limits().max_work_seconds
+    if seconds > limit:
+        raise ValueError(
+            f"{what[:1].upper() + what[1:]} would take about {math.ceil(seconds):,} s, more than {limit:,} s "
+            f"({limit_hint('max_work_seconds')}); {advice}."
         )

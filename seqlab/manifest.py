@@ -10,9 +10,14 @@ machine and nothing changed since::
 
 The key is per user, created once with mode 0600 at ``$SEQLAB_HOME/signing.key``
 (default ``~/.local/share/seqlab/signing.key``), and never leaves that file.
-``inconsistency`` is the cheap check the run store makes when it lists runs
-(file set and sizes); ``verify_folder`` hashes every file and checks the
-signature, before a SavedModel is loaded.
+``inconsistency`` is the check the run store makes whenever it reads a run, to
+list it or to use it (file set, sizes and SHA-256, so a file damaged without
+changing its size is caught too); ``verify_folder`` adds the signature, before
+a SavedModel is loaded. A file's SHA-256 is remembered for as long as the
+file's identity, size and times stay the same (``file_sha256``), so reading
+a run again costs one ``stat`` per file; hashing a run anew runs at about
+900 MB/s: 2 ms for a seq2seq run of 61,000 weights (1.9 MB), about 0.2 s at
+5,000,000 weights (about 32 bytes a weight: weights, Adam's moments, SavedModel).
 
 A run imported from someone's zip (``seqlab.run_import``) is signed too, so its
 files cannot change unnoticed, but its manifest adds ``"imported": {"source",
@@ -32,6 +37,8 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from seqlab.bounded_json import MANIFEST_BYTES, read_json
+from seqlab.inputs import open_regular
 from seqlab.run_name import NAME_FILE
 
 if TYPE_CHECKING:
@@ -44,6 +51,10 @@ UNSIGNED = (MANIFEST, NAME_FILE)
 FORMAT = 1
 HOME_ENV = "SEQLAB_HOME"
 KEY_FILE = "signing.key"
+# (path, device, inode, size, mtime, ctime) -> SHA-256. ctime changes with any write and cannot be set back,
+# so a file changed in place never matches its old entry. Bounded: a server lists the same runs over and over.
+_HASHES: dict[tuple, str] = {}
+_MAX_HASHES = 10_000
 
 
 def home() -> Path:
@@ -103,11 +114,23 @@ def regular_files(folder: Path) -> list[str]:
 
 
 def sha256(path: Path) -> str:
+    """The SHA-256 of the file ``path``, read through the input gate (a regular file, never a FIFO)."""
     digest = hashlib.sha256()
-    with open(path, "rb") as file:
+    with open_regular(path, what="run file") as file:
         for block in iter(lambda: file.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    """``sha256(path)``, remembered while the file's identity, size and times stay the same."""
+    info = os.stat(path)
+    key = (os.fspath(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    if key not in _HASHES:
+        if len(_HASHES) >= _MAX_HASHES:
+            _HASHES.clear()
+        _HASHES[key] = sha256(path)
+    return _HASHES[key]
 
 
 def _signature(files: dict, key: bytes, imported: dict | None = None) -> str:
@@ -131,9 +154,9 @@ def write_manifest(folder: Path, imported: dict | None = None) -> None:
 
 def _read(folder: Path) -> dict:
     try:
-        manifest = json.loads((folder / MANIFEST).read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ValueError(f"{MANIFEST} is unreadable ({err})") from None
+        manifest = read_json(folder / MANIFEST, MANIFEST, MANIFEST_BYTES)
+    except (OSError, ValueError) as err:
+        raise ValueError(f"{MANIFEST} is unreadable ({str(err).rstrip('.')})") from None
     files = manifest.get("files") if isinstance(manifest, dict) else None
     if (
         not isinstance(files, dict)
@@ -148,26 +171,24 @@ def _read(folder: Path) -> dict:
     return manifest
 
 
-def _differences(folder: Path, files: dict, hashes: bool) -> str | None:
+def _differences(folder: Path, files: dict) -> str | None:
     present = set(regular_files(folder)) - set(UNSIGNED)
     missing, added = sorted(set(files) - present), sorted(present - set(files))
     if missing or added:
         parts = ([f"missing {missing}"] if missing else []) + ([f"added {added}"] if added else [])
         return "files differ from what seqlab wrote: " + ", ".join(parts)
-    for name, entry in files.items():
-        path = folder / name
-        if path.stat().st_size != entry["size"] or (hashes and sha256(path) != entry["sha256"]):
-            return f"{name} was changed after seqlab wrote it"
-    return None
+    changed = [name for name, entry in files.items() if (folder / name).stat().st_size != entry["size"]]
+    changed = changed or [name for name, entry in files.items() if file_sha256(folder / name) != entry["sha256"]]
+    return f"{changed[0]} was changed after seqlab wrote it" if changed else None
 
 
 def inconsistency(folder: Path) -> str | None:
-    """Cheap: a folder whose files or sizes differ from its own manifest (``None``: none, or no manifest)."""
-    if not (folder / MANIFEST).exists():
+    """A folder whose files, sizes or SHA-256 differ from its own manifest (``None``: none, or no manifest)."""
+    if not os.path.lexists(folder / MANIFEST):
         return None  # runs written before manifests: readable, but not trusted (see verify_folder)
     try:
-        return _differences(folder, _read(folder)["files"], hashes=False)
-    except ValueError as err:
+        return _differences(folder, _read(folder)["files"])
+    except (ValueError, OSError) as err:
         return str(err)
 
 
@@ -185,7 +206,7 @@ def verify_folder(folder: str | os.PathLike) -> str | None:
             origin = manifest["imported"]
             return (f"it was imported from the zip {origin.get('source')!r} on {origin.get('at')}, not trained here: "
                     "seqlab cannot vouch for its SavedModel")
-        return _differences(folder, manifest["files"], hashes=True)
+        return _differences(folder, manifest["files"])
     except (ValueError, OSError) as err:
         return str(err)
 

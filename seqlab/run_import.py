@@ -7,9 +7,10 @@ copied (``KEPT``, the task's assets and ``savedmodel/``); the run gets a new id
 of its own (never the zip's, so no run is ever overwritten) and is written
 atomically like a trained one, signed with a manifest that marks it imported
 (``seqlab.manifest``). Its metrics, curves and predictions are plain data and
-show like any run's; its ``model.keras`` loads in Keras's safe mode with
-seqlab's classes only; its SavedModel is code, so loading it asks first, as an
-uploaded SavedModel does.
+show like any run's; its ``model.keras`` is loaded once before the run is
+stored (``seqlab.keras_file``: every member capped, Keras's safe mode with
+seqlab's classes only, within the weight limit); its SavedModel is code, so
+loading it asks first, as an uploaded SavedModel does.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ def import_run(store: RunStore, name: str, source, limits: InputLimits | None = 
         unzip_checked(name, data, Path(unpacked), limits.max_decompressed_bytes)
         folder = _run_folder(name, Path(unpacked))
         meta = _checked(name, folder)
+        _check_model(name, folder, meta, unpacked)
         files = [f for f in (*KEPT, *meta.assets) if (folder / f).is_file()]
 
         def fill(target: Path) -> None:
@@ -55,6 +57,18 @@ def import_run(store: RunStore, name: str, source, limits: InputLimits | None = 
     return store.read(run_id)
 
 
+def _check_model(name: str, folder: Path, meta: RunMeta, unpacked: str) -> None:
+    """Load the run's ``model.keras`` once (``seqlab.keras_file.load_keras``: members capped, only Keras's and
+    seqlab's classes, within ``max_parameters``, shapes that fit ``meta``): refused now, not when the run is used."""
+    from seqlab.keras_file import load_keras  # imports Keras: only when a zip is imported
+
+    try:
+        load_keras(folder / "model.keras", meta)
+    except ValueError as err:  # named inside the zip, never by the server's temporary folder
+        raise ValueError(f"The run zip {name!r} holds a model seqlab does not load: "
+                         f"{str(err).replace(unpacked, name)}") from None
+
+
 def _run_folder(name: str, unpacked: Path) -> Path:
     """The one folder of the zip that holds ``meta.json`` and ``model.keras``."""
     folders = sorted({p.parent for p in unpacked.rglob("meta.json") if (p.parent / "model.keras").is_file()})
@@ -65,7 +79,10 @@ def _run_folder(name: str, unpacked: Path) -> Path:
 
 
 def _checked(name: str, folder: Path) -> RunMeta:
-    """The run's ``meta.json``, after every file the store reads passed its checks (``run_files``)."""
+    """The run's ``meta.json``, after every file the store reads passed its checks (``run_files``) and its
+    task's assets (tokenisers, scaler) loaded once: a damaged one is refused here, not when the run is used."""
+    from seqlab.tasks import get_task  # imports Keras: only when a zip is imported
+
     try:
         _, meta, _, _ = run_files(folder)
         read_name(folder)
@@ -75,4 +92,8 @@ def _checked(name: str, folder: Path) -> RunMeta:
     bad = [a for a in meta.assets if Path(a).is_absolute() or ".." in Path(a).parts]
     if bad:
         raise ValueError(f"The run zip {name!r} names assets outside its folder ({bad}): it was not written by seqlab.")
+    try:
+        get_task(meta.task).load_assets(folder)
+    except ValueError as err:
+        raise ValueError(f"The run zip {name!r} has an unreadable asset: {err}") from None
     return meta

@@ -12,9 +12,11 @@ without the file have no name.
 from __future__ import annotations
 
 import json
+import os
 import unicodedata
 from pathlib import Path
 
+from seqlab.bounded_json import NAME_BYTES, read_json
 from seqlab.checks import shown
 
 NAME_FILE = "name.json"
@@ -48,11 +50,11 @@ def check_name(name) -> str | None:
 def read_name(folder: Path) -> str | None:
     """The name in ``folder/name.json`` (``None``: no file); ``ValueError`` for a damaged file."""
     path = folder / NAME_FILE
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None
     try:
-        value = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        value = read_json(path, NAME_FILE, NAME_BYTES)
+    except ValueError as err:
         raise ValueError(f"{NAME_FILE} is unreadable ({err}); rename the run or delete {NAME_FILE}.") from None
     if not isinstance(value, dict) or set(value) != {"name"}:
         raise ValueError(f"{NAME_FILE} must hold {{\"name\": text}}, got {shown(value)}; rename the run or delete it.")

@@ -17,20 +17,27 @@ A run id is a plain folder name directly under the root: ``path_of`` refuses
 anything else (``..``, absolute paths, links, long names), and reading,
 deleting and exporting all go through it.
 
-Writes are atomic and durable: a run is assembled in a hidden ``.tmp-*``
-folder, every file is fsynced, the manifest written, and the folder renamed
-into place (then the root fsynced), so a crash never leaves a half-written run
-that breaks listing. Deleting renames to ``.deleting-*`` first. Leftovers of
-either after a crash are removed by ``sweep``, which never touches a folder a
-live writer or deleter holds locked (an exclusive ``flock`` on the folder).
+Writes are atomic and durable: a run is assembled in a hidden, marked scratch
+folder (``seqlab.scratch``), every file is fsynced, the manifest written, and
+the run renamed into place (then the root fsynced), so a crash never leaves a
+half-written run that breaks listing; a failed write (a full disk) keeps
+nothing. Deleting moves the run into a scratch folder first. Leftovers of
+either after a crash are removed by ``sweep``: only seqlab's own scratch
+folders, only in a folder marked as a run store, only on a writing call
+(``write``, ``delete``; listing never sweeps), never one a live writer or
+deleter holds locked (an exclusive ``flock`` on the folder).
 
-Unreadable folders (bad JSON, JSON of the wrong shape, a damaged model, files
-that differ from the manifest) are listed by ``broken`` with the reason and
-can still be deleted. The root is ``$SEQLAB_RUNS_DIR`` if set, else ``./saved_models``.
+Every file of a run is read through the input gate (``seqlab.inputs``: a
+regular file, never a pipe that would block), its JSON within the bounds of
+``seqlab.bounded_json``. Unreadable folders (bad or too deeply nested JSON, JSON
+of the wrong shape, a damaged model, a pipe or device among the files, files
+whose set, sizes or SHA-256 differ from the manifest) are listed by ``broken``
+with the reason and can still be deleted. The root is ``$SEQLAB_RUNS_DIR`` if set, else ``./saved_models``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import math
@@ -38,7 +45,7 @@ import os
 import re
 import secrets
 import shutil
-import tempfile
+import stat
 import time
 import zipfile
 from contextlib import contextmanager
@@ -49,14 +56,16 @@ from typing import Callable
 
 import numpy as np
 
+from seqlab.bounded_json import HISTORY_BYTES, RECORD_BYTES, read_json
+from seqlab.inputs import open_regular
 from seqlab.manifest import imported_from, inconsistency, write_manifest
 from seqlab.run_meta import RunMeta, check_history, check_metrics, check_spec
 from seqlab.run_name import NAME_FILE, check_name, read_name, write_name
+from seqlab.scratch import STORE_MARK, claims_store, is_scratch, is_store, make_scratch, mark_store
 
 RUNS_DIR_ENV = "SEQLAB_RUNS_DIR"
 REQUIRED_FILES = ("spec.json", "meta.json", "metrics.json", "model.keras", "savedmodel/saved_model.pb")
 RUN_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")
-LEFTOVER_PREFIXES = (".tmp-", ".deleting-")
 SWEEP_GRACE_SECONDS = 3600
 
 
@@ -94,14 +103,15 @@ class Run:
         return self.path.is_dir()
 
     def predictions(self) -> dict[str, np.ndarray]:
-        with np.load(self.path / "predictions.npz") as data:
+        with open_regular(self.path / "predictions.npz", what="run file") as file, np.load(file) as data:
             return {k: data[k] for k in data.files}
 
     def load_model(self):
         """The Keras model, checked: only Keras's and seqlab's classes, and shapes that fit this run."""
         from seqlab.keras_file import load_keras  # imports Keras: only when a model is loaded
+        from seqlab.models.steps import built_as
 
-        return load_keras(self.keras_path, self.meta)
+        return built_as(load_keras(self.keras_path, self.meta), self.meta.model)  # its steps: its architecture's
 
     def load_tokenizer(self, asset: str = "tokenizer"):
         """The tokeniser a text run kept (``tokenizer.json``; ``asset="target_tokenizer"``: a translation run's
@@ -179,23 +189,54 @@ class RunStore:
         ``imported``: where a run from elsewhere came from, signed into its manifest so that
         its SavedModel is never trusted without asking (``seqlab.manifest``).
         """
-        self.root.mkdir(parents=True, exist_ok=True)
         final = self.path_of(run_id)
         if final.exists():
             raise ValueError(f"Run {run_id!r} already exists in {self.root}.")
-        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{run_id}-", dir=self.root))
+        created, marked = not os.path.lexists(self.root), False
         try:
-            with _locked(tmp):  # sweep never takes a folder that is being filled
-                fill(tmp)
-                write_manifest(tmp, imported)
-                tmp.chmod(0o755)  # mkdtemp makes it private; a run folder is as readable as any other
-                _fsync_tree(tmp)
-                os.replace(tmp, final)  # atomic on one file system
-            _fsync(self.root)  # the rename itself survives a power cut
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
+            self.root.mkdir(parents=True, exist_ok=True)
+            # Marked before the run lands: a crash while writing leaves a scratch folder that the next write sweeps.
+            marked = claims_store(self.root, created, _holds_run) and mark_store(self.root)
+            self.sweep()
+            scratch = make_scratch(self.root)
+            try:
+                with _locked(scratch):  # sweep never takes a folder that is being filled
+                    tmp = scratch / run_id
+                    tmp.mkdir()
+                    fill(tmp)
+                    write_manifest(tmp, imported)
+                    tmp.chmod(0o755)  # a run folder is as readable as any other
+                    _fsync_tree(tmp)
+                    os.replace(tmp, final)  # atomic on one file system
+                _fsync(self.root)  # the rename itself survives a power cut
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+        except BaseException as err:
+            with contextlib.suppress(OSError):  # nothing left behind: not even the mark or folder this call made
+                if marked:
+                    (self.root / STORE_MARK).unlink()
+                if created:
+                    self.root.rmdir()
+            if not isinstance(err, OSError):
+                raise
+            reason = err.strerror or str(err)  # a full disk, a read-only store: one clear line, nothing kept
+            raise ValueError(f"Could not write run {run_id!r} to {self.root}: {reason}; nothing of it was kept "
+                             "(free some space, or choose another runs folder).") from err
         return final
+
+    def check_writable(self) -> None:
+        """``ValueError`` now, before any training, if no run could be written to the store: the root, or the
+        nearest folder above it that exists (where it would be made), is no folder, read-only or not writable."""
+        root = self.root.absolute()
+        existing = next(p for p in (root, *root.parents) if os.path.lexists(p))
+        if not existing.is_dir():
+            where = "" if existing == root else f" cannot be made below {existing}, which"
+            raise ValueError(f"The run store {self.root}{where} is a file, not a folder; choose a folder as the "
+                             "runs folder (--runs-dir or $SEQLAB_RUNS_DIR).")
+        if not os.access(existing, os.W_OK | os.X_OK):
+            raise ValueError(f"The run store {self.root} is not writable ({existing} is read-only or not yours to "
+                             "write): choose another runs folder (--runs-dir or $SEQLAB_RUNS_DIR) or fix its "
+                             "permissions.")
 
     def read(self, run_id: str) -> Run:
         """The run ``run_id``; ``ValueError`` naming the problem if it is unknown or not a readable run."""
@@ -204,6 +245,7 @@ class RunStore:
             known = ", ".join(r.run_id for r in self.list()) or "none"
             raise ValueError(f"Unknown run {run_id!r} in {self.root}; runs: {known}.")
         try:
+            _check_plain_files(path)  # before anything is opened: a pipe would block the reader
             spec, meta, metrics, history = run_files(path)
             run = Run(run_id, path, spec, meta, metrics, history, read_name(path), imported_from(path))
             problem = inconsistency(path) or _model_problem(path)
@@ -223,7 +265,7 @@ class RunStore:
         path = self.path_of(run_id)
         if not path.is_dir():
             raise ValueError(f"Unknown run {run_id!r} in {self.root}.")
-        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{run_id}-", dir=self.root))
+        tmp = make_scratch(self.root)
         try:
             with _locked(tmp), _locked(path):  # sweep leaves the staged file alone; a delete waits
                 write_name(tmp, name)
@@ -234,8 +276,8 @@ class RunStore:
             shutil.rmtree(tmp, ignore_errors=True)
 
     def scan(self) -> tuple[list[Run], dict[str, str]]:
-        """Readable runs (newest first) and broken folders (name -> reason), in one pass over the root."""
-        self.sweep()
+        """Readable runs (newest first) and broken folders (name -> reason), in one pass over the root (read-only:
+        it never sweeps)."""
         runs, broken = [], {}
         if not self.root.is_dir():
             return runs, broken
@@ -256,32 +298,46 @@ class RunStore:
         """Folders that look like runs but cannot be read: name -> reason."""
         return self.scan()[1]
 
-    def delete(self, run_id: str) -> None:
-        """Remove a run folder, readable or broken (a broken one can only be cleaned up this way)."""
-        path = self.path_of(run_id)
+    def listed_path(self, name: str) -> Path:
+        """The folder the listing names ``name``: a run id (``path_of``), or a broken folder whose name is no run
+        id (``my run (copy)``), checked to be an entry directly in the root, not hidden and not a link."""
+        if (not isinstance(name, str) or RUN_ID.fullmatch(name) or name in ("", ".", "..") or name.startswith(".")
+                or "/" in name or "\0" in name or not os.path.lexists(self.root / name)):
+            return self.path_of(name)  # a run id, or its refusal
+        root = self.root.resolve()
+        path = root / name
+        if path.is_symlink() or path.resolve().parent != root:
+            raise ValueError(f"{name!r} in {self.root} is a link; seqlab does not follow links in the runs folder "
+                             "(they can lead outside it). Remove the link by hand if it is not yours.")
+        return path
+
+    def delete(self, name: str) -> None:
+        """Remove a run folder, readable or broken (a broken one can only be cleaned up this way); ``name`` as the
+        listing names it (``listed_path``)."""
+        path = self.listed_path(name)
         if not path.is_dir():
-            raise ValueError(f"Unknown run {run_id!r} in {self.root}.")
-        with _locked(path):  # sweep leaves it alone until it is gone
-            # Rename first so a half-deleted folder is hidden from listing at once.
-            doomed = path.with_name(f".deleting-{run_id}-{secrets.token_hex(2)}")
-            os.replace(path, doomed)
-            shutil.rmtree(doomed, ignore_errors=True)
+            raise ValueError(f"Unknown run {name!r} in {self.root}.")
+        self.sweep()
+        scratch = make_scratch(self.root)
+        try:
+            with _locked(scratch), _locked(path):  # sweep leaves both alone until the run is gone
+                os.replace(path, scratch / "run")  # moved first, so a half-deleted run is hidden at once
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
 
     def sweep(self, grace_seconds: float = SWEEP_GRACE_SECONDS) -> list[str]:
-        """Remove ``.tmp-*`` and ``.deleting-*`` folders left by a crash; the names removed.
+        """Remove seqlab's own scratch folders left by a crash (``seqlab.scratch``); the names removed.
 
-        Only folders untouched for ``grace_seconds`` and not locked by a live
-        writer or deleter; links are never followed.
+        Only in a folder marked as a run store, only scratch folders untouched for
+        ``grace_seconds`` and not locked by a live writer or deleter; links are never followed.
         """
         removed = []
-        if not self.root.is_dir():
+        if not self.root.is_dir() or not is_store(self.root):
             return removed
         cutoff = time.time() - grace_seconds
         for path in self.root.iterdir():
-            if not path.name.startswith(LEFTOVER_PREFIXES):
-                continue
             try:
-                if path.is_symlink() or not path.is_dir() or path.lstat().st_mtime > cutoff:
+                if not is_scratch(path) or path.lstat().st_mtime > cutoff:
                     continue
                 with _locked(path, blocking=False):
                     shutil.rmtree(path)
@@ -294,25 +350,46 @@ class RunStore:
 def run_files(folder: Path) -> tuple[dict, RunMeta, dict, dict]:
     """A run folder's ``spec.json``, ``meta.json`` (a ``RunMeta``), ``metrics.json`` and ``history.json``
     (``{}`` when absent), each checked; ``ValueError`` naming the missing, corrupt or wrongly shaped file."""
-    missing = [f for f in REQUIRED_FILES if not (folder / f).is_file()]
+    missing = [f for f in REQUIRED_FILES if not os.path.lexists(folder / f)]
     if missing:
         raise ValueError(f"incomplete, {', '.join(missing)} missing.")
     try:
-        loaded = {name: json.loads((folder / f"{name}.json").read_text()) for name in ("spec", "meta", "metrics")}
+        loaded = {name: read_json(folder / f"{name}.json", f"{name}.json", RECORD_BYTES)
+                  for name in ("spec", "meta", "metrics")}
         history_file = folder / "history.json"
-        history = json.loads(history_file.read_text()) if history_file.is_file() else {}
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
-        raise ValueError(f"corrupt file: {err}.") from None
+        history = read_json(history_file, "history.json", HISTORY_BYTES) if os.path.lexists(history_file) else {}
+    except ValueError as err:
+        raise ValueError(f"corrupt file: {err}") from None
     meta = RunMeta.from_dict(loaded["meta"])
     return check_spec(loaded["spec"]), meta, check_metrics(loaded["metrics"]), check_history(history)
+
+
+def _check_plain_files(folder: Path) -> None:
+    """``ValueError`` naming a pipe, device or socket (or a link to one) under ``folder``: seqlab never writes
+    one, and opening one blocks or acts. Checked from ``os.stat``, so nothing is opened."""
+    for parent, _, files in os.walk(folder):
+        for name in files:
+            try:
+                mode = os.stat(os.path.join(parent, name)).st_mode
+            except OSError:  # a dangling link: nothing can be opened through it
+                continue
+            if not stat.S_ISREG(mode):
+                relative = Path(parent, name).relative_to(folder).as_posix()
+                raise ValueError(f"{relative} is not a regular file (a pipe, device or socket); seqlab never "
+                                 "writes one: delete the run.")
+
+
+def _holds_run(folder: Path) -> bool:
+    """Whether ``folder`` has a run's files (``claims_store``: an older store, from before the mark)."""
+    return all(os.path.lexists(folder / name) for name in REQUIRED_FILES)
 
 
 def _model_problem(folder: Path) -> str | None:
     """Cheap: ``model.keras`` must be a zip archive with a model config (a truncated one is not)."""
     try:
-        with zipfile.ZipFile(folder / "model.keras") as archive:
+        with open_regular(folder / "model.keras", what="run file") as file, zipfile.ZipFile(file) as archive:
             archive.getinfo("config.json")
-    except (OSError, KeyError, zipfile.BadZipFile):
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
         return "model.keras is damaged (not a Keras archive with a config.json)"
     return None
 

@@ -1,7 +1,7 @@
 """Translate with a trained encoder-decoder: the encoder once, then the decoder one token at a time.
 
 ``decoder_next`` turns a model (``seqlab.models.seq2seq`` or ``seqlab.models.transformer_seq2seq``: a nested
-``encoder`` model and a ``decoder`` layer, stepped through ``seqlab.models.decoder_steps``) into the decoders'
+``encoder`` model and a ``decoder`` layer, stepped by its ``seqlab.models.decoder_steps``) into the decoders'
 ``next(tokens, state)`` (``seqlab.decoding``), so greedy decoding and beam search are the shared ones; beam
 search reorders the state's rows, which hold each hypothesis's decoder states (a recurrent decoder's states and
 input feed, or a Transformer's key/value caches) and the encoder's values. ``replay`` runs a finished output back
@@ -18,7 +18,7 @@ import numpy as np
 from keras import ops
 
 from seqlab import decoding
-from seqlab.models.decoder_steps import decoder_steps
+from seqlab.models.steps import steps_of
 from seqlab.text import PAD_ID, Tokenizer
 from seqlab.text.tokenizer import EOS, START
 
@@ -57,9 +57,9 @@ def _numpy(state: dict) -> dict:
 
 
 def first_step(model, sources: np.ndarray) -> dict:
-    """What the decoder's first step reads for source rows ``sources``, as NumPy (``DecoderSteps.first``): the
+    """What the decoder's first step reads for source rows ``sources``, as NumPy (``DecoderSteps.start``): the
     encoder's ``values``, the source ``mask`` and what the decoder carries (its states or key/value caches)."""
-    return _numpy(decoder_steps(model).first(np.asarray(sources)))
+    return _numpy(steps_of(model).start(np.asarray(sources)))
 
 
 def log_probs(probabilities) -> np.ndarray:
@@ -69,7 +69,7 @@ def log_probs(probabilities) -> np.ndarray:
 def decoder_next(model, sources: np.ndarray) -> decoding.NextFn:
     """The decoders' ``next`` for the source rows ``sources`` ``(N, S)`` (the prompts are ``[[START]]`` each):
     ``DecoderSteps.next`` with the step ``t`` kept per row in the state, so beam search reorders it too."""
-    steps = decoder_steps(model)
+    steps = steps_of(model)
     first = {**first_step(model, sources), "t": np.zeros(len(sources), dtype="int32")}
 
     def next_fn(tokens, state):
@@ -113,10 +113,10 @@ def greedy_targets(model, sources: np.ndarray, start_id: int, eos_id: int, lengt
 def free_running_loss(model, sources: np.ndarray, targets: np.ndarray, start_id: int, batch: int = 512) -> float:
     """The cross-entropy of the reference tokens when the decoder is fed its own previous choices (nats per
     token, over the reference's tokens and ``[EOS]``): what teacher forcing hides (exposure bias)."""
-    steps, total, count = decoder_steps(model), 0.0, 0
+    steps, total, count = steps_of(model), 0.0, 0
     for first in range(0, len(sources), batch):
         x, y = np.asarray(sources[first : first + batch]), np.asarray(targets[first : first + batch])
-        state, previous = steps.first(x), np.full(len(x), start_id, dtype="int32")
+        state, previous = steps.start(x), np.full(len(x), start_id, dtype="int32")
         for t in range(y.shape[1]):
             p, state = steps.next(previous, state, t)
             p = np.asarray(ops.convert_to_numpy(p), dtype="float64")
@@ -129,12 +129,12 @@ def free_running_loss(model, sources: np.ndarray, targets: np.ndarray, start_id:
 
 def replay(model, source: np.ndarray, ids: list[int], start_id: int) -> tuple[np.ndarray, np.ndarray | None,
                                                                             np.ndarray | None]:
-    """Run one written output back through the decoder (teacher-forced, ``DecoderSteps.read``): the probability
+    """Run one written output back through the decoder (``DecoderSteps.teacher_forced``): the probability
     of each id ``(T,)``, the attention weights ``(T, S)`` and local attention's ``p_t`` ``(T,)`` (``None`` where
     there are none)."""
     ids = np.asarray(ids, dtype="int32")
     target_in = np.concatenate([[start_id], ids[:-1]]).astype("int32")[None]
-    probabilities, weights, positions = decoder_steps(model).read(np.asarray(source)[None], target_in)
+    probabilities, weights, positions = steps_of(model).teacher_forced(np.asarray(source)[None], target_in)
     probabilities = np.asarray(ops.convert_to_numpy(probabilities))[0]
     return (probabilities[np.arange(len(ids)), ids].astype("float64"),
             None if weights is None else np.asarray(ops.convert_to_numpy(weights))[0, : len(ids)],

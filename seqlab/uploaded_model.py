@@ -8,18 +8,14 @@
   when the caller says it trusts it (``UntrustedModelError`` otherwise, as ``seqlab.export``).
 
 The upload is read through ``seqlab.inputs.read_bytes`` (the server's size limit); an archive is
-unpacked only after its directory passed: at most ``MAX_ENTRIES`` entries, their declared sizes within
-the limit (and the inflated streams capped too), no absolute paths, ``..``, links or encrypted entries.
+unpacked (``seqlab.inputs.open_archive`` and ``unpack_archive``) only after its directory passed: at
+most ``MAX_ARCHIVE_ENTRIES`` entries, their declared sizes within the limit (and the inflated streams
+capped too), no absolute paths, ``..``, links, encrypted entries, or a name both a file and a folder.
 """
 
 from __future__ import annotations
 
-import io
-import json
 import shutil
-import stat
-import struct
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Callable
@@ -27,12 +23,12 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
+from seqlab.bounded_json import RECORD_BYTES, read_json
 from seqlab.export import UntrustedModelError, _load_trusted
-from seqlab.inputs import InputLimits, read_bytes, zip_directory
+from seqlab.inputs import InputLimits, open_archive, read_bytes, unpack_archive
 from seqlab.limits import input_limits
 from seqlab.run_meta import RunMeta
 
-MAX_ENTRIES = 2000  # a SavedModel has a handful of files; a run zip a dozen
 SAVED_MODEL = "saved_model.pb"
 
 
@@ -103,44 +99,8 @@ def _open(name: str, data: bytes, folder: Path, trust: bool, limits: InputLimits
 
 def unzip_checked(name: str, data: bytes, folder: Path, limit: int) -> None:
     """Unpack the archive's plain files into ``folder`` after checking its directory (module docstring)."""
-    unreadable = (zipfile.BadZipFile, OSError, ValueError, EOFError, struct.error)
-    try:
-        # Counted from the end records first: zipfile builds an object per entry before it can be counted.
-        count, _ = zip_directory(data)
-    except unreadable as err:
-        raise ValueError(f"{name!r} is not a readable zip file ({err}): zip the model folder again.") from None
-    if count > MAX_ENTRIES:
-        raise ValueError(f"The zip {name!r} has {count:,} entries; a model has at most {MAX_ENTRIES:,}.")
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        entries = archive.infolist()
-    except unreadable as err:
-        raise ValueError(f"{name!r} is not a readable zip file ({err}): zip the model folder again.") from None
-    if sum(e.file_size for e in entries) > limit:
-        raise ValueError(f"The zip {name!r} unpacks to more than {limit / (1 << 20):,.0f} MB, the limit: "
-                         "upload a smaller model.")
-    written = 0
-    for entry in entries:
-        parts = PurePosixPath(entry.filename.replace("\\", "/")).parts
-        if entry.is_dir() or parts[:1] == ("__MACOSX",):
-            continue
-        if not parts or parts[0] == "/" or ".." in parts or ":" in parts[0]:
-            raise ValueError(f"The zip {name!r} has an entry outside its folder ({entry.filename!r}); "
-                             "seqlab refuses it: zip the model folder again.")
-        if stat.S_ISLNK(entry.external_attr >> 16) or entry.flag_bits & 0x1:
-            raise ValueError(f"The zip {name!r} holds a link or an encrypted file ({entry.filename!r}): zip the "
-                             "model folder again, without links or a password.")
-        target = folder.joinpath(*parts)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            with archive.open(entry) as member, open(target, "xb") as out:
-                while chunk := member.read(1 << 20):
-                    written += len(chunk)
-                    if written > limit:  # the declared sizes can lie
-                        raise ValueError(f"The zip {name!r} unpacks to more than the limit: upload a smaller model.")
-                    out.write(chunk)
-        except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError) as err:
-            raise ValueError(f"The zip {name!r} is damaged ({type(err).__name__}: {err}): zip it again.") from None
+    label = f"The zip {name!r}"
+    unpack_archive(open_archive(data, limit, label), folder, limit, label)
 
 
 def _keras(name: str, path: Path, kind: str, meta: RunMeta | None) -> UploadedModel:
@@ -158,8 +118,8 @@ def _keras(name: str, path: Path, kind: str, meta: RunMeta | None) -> UploadedMo
 
 def _run_zip(name: str, folder: Path) -> UploadedModel:
     try:
-        meta = RunMeta.from_dict(json.loads((folder / "meta.json").read_text()))
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError, ValueError) as err:
+        meta = RunMeta.from_dict(read_json(folder / "meta.json", "meta.json", RECORD_BYTES))
+    except ValueError as err:
         raise ValueError(f"The run zip {name!r} has an unreadable meta.json ({err}): download the run again.") from None
     model = _keras(name, folder / "model.keras", "run", meta)
     from seqlab.tasks import get_task

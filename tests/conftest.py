@@ -47,3 +47,11 @@ def trained_run(tmp_path_factory):
     store = RunStore(tmp_path_factory.mktemp("shared_runs"))
     spec = ExperimentSpec("sine", "mlp", model_options={"units": 8, "layers": 1}, epochs=1, batch_size=128)
     return run_experiment(spec, store=store)
+
+
+@pytest.fixture(scope="session")
+def tiny_language_run(tmp_path_factory):
+    """One tiny finished language run (pydoc cut short, LSTM, 1 epoch): a run that keeps a ``tokenizer.json``."""
+    from tests.language_run import train_language_run
+
+    return train_language_run(tmp_path_factory.mktemp("shared_language_runs"))

@@ -1,6 +1,7 @@
 """Every error path of the CLI: exit code 2 and one line on stderr starting with ``error:``, never a traceback."""
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -60,7 +61,18 @@ CASES = {
     "argparse: not an integer": (["train", "--dataset", "sine", "--model", "mlp", "--epochs", "three"],
                                  "invalid int value"),
     "argparse: unknown command": (["fly"], "invalid choice"),
+    # Checked when parsed, before the run is read: greedy translation never reads the length penalty.
+    "translate --length-penalty nan": (["translate", "good", "--text", "abc", "--length-penalty", "nan"],
+                                       "length_penalty must be a finite number >= 0"),
+    "generate --temperature inf": (["generate", "good", "--prompt", "the", "--temperature", "inf"],
+                                   "temperature must be a finite number >= 0"),
     "argparse: missing run id": (["export", "--format", "zip", "--to", "x"], "required"),
+    "forecast --samples 10**9": (["forecast", "good", "--strategy", "monte_carlo", "--samples", "1000000000"],
+                                 "samples must lie in [1, 100000]"),
+    "numbers to 10**9": (["train", "--dataset", "numbers_en_de", "--model", "seq2seq", "--set", "last=1000000000"],
+                         "max_work_seconds"),
+    "the largest HMM": (["train", "--dataset", "pydoc", "--model", "hmm", "--set", "characters=3000",
+                         "--set", "states=256", "--set", "iterations=500"], "max_work_seconds"),
 }
 
 
@@ -108,3 +120,70 @@ def test_a_broken_python_m_call_has_no_traceback(tmp_path):
     out = subprocess.run([sys.executable, "-m", "seqlab", "export", "../../etc", "--format", "zip", "--to", "x"],
                          capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert out.returncode == 2 and out.stderr.startswith("error: ") and "Traceback" not in out.stderr
+
+
+DEEP = "[" * 100_000 + "]" * 100_000  # past Python's recursion limit: json.loads alone raises RecursionError
+
+USING_A_RUN = {
+    "generate": ["generate", "bad", "--prompt", "the"],
+    "predict --text": ["predict", "bad", "--text", "a text"],
+    "translate": ["translate", "bad", "--text", "a text"],
+    "fill": ["fill", "bad", "--text", "a [MASK] text"],
+    "export": ["export", "bad", "--format", "zip", "--to", "{tmp}/out.zip"],
+}
+
+
+@pytest.mark.parametrize("argv", USING_A_RUN.values(), ids=USING_A_RUN.keys())
+def test_a_deeply_nested_manifest_is_one_error_line(capsys, place, argv):
+    copy_run(place / "store", good_run(place), "bad")
+    (place / "store" / "bad" / "manifest.json").write_text(DEEP)
+    code = main([a.format(tmp=place) for a in argv] + ["--runs-dir", str(place / "store")])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.startswith("error: Run 'bad': manifest.json is unreadable"), err
+    assert "nests arrays or objects more than 100 levels" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_deeply_nested_file_is_a_broken_run_and_every_run_stays_deletable(capsys, place):
+    store = place / "store"
+    copy_run(store, good_run(place), "second")
+    for name, file in (("bad-manifest", "manifest.json"), ("bad-history", "history.json")):
+        copy_run(store, good_run(place), name)
+        (store / name / file).write_text(DEEP)
+    assert main(["runs", "--runs-dir", str(store)]) == 0
+    out, err = capsys.readouterr()
+    assert "good" in out and "second" in out
+    assert "broken: bad-manifest: Run 'bad-manifest': manifest.json is unreadable" in err
+    assert "broken: bad-history: Run 'bad-history': corrupt file: history.json nests" in err
+    for name in ("good", "bad-manifest", "second", "bad-history"):
+        assert main(["delete", name, "--yes", "--runs-dir", str(store)]) == 0, capsys.readouterr().err
+        assert not (store / name).exists()
+
+
+def test_a_deeply_nested_tokenizer_is_one_error_line(capsys, tmp_path, tiny_language_run):
+    store = tmp_path / "store"
+    shutil.copytree(tiny_language_run.path, store / "old")
+    (store / "old" / "manifest.json").unlink()  # written before manifests: nothing checks the files' hashes
+    (store / "old" / "tokenizer.json").write_text(DEEP)
+    code = main(["generate", "old", "--prompt", "the", "--runs-dir", str(store)])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.startswith("error: ") and "tokenizer.json" in err and "nests" in err, err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_model_changed_in_place_is_broken_and_refused(capsys, place):
+    model = place / "store" / "good" / "model.keras"
+    raw = bytearray(model.read_bytes())
+    raw[len(raw) // 2] ^= 0xFF  # same size
+    model.write_bytes(bytes(raw))
+    assert main(["runs", "--runs-dir", str(place / "store")]) == 0
+    _, err = capsys.readouterr()
+    assert "broken: good: Run 'good': model.keras was changed after seqlab wrote it" in err
+    code = main(["predict", "good", "--input", str(place / "recent.csv"), "--runs-dir", str(place / "store")])
+    _, err = capsys.readouterr()
+    assert code == 2 and "model.keras was changed after seqlab wrote it" in err
+
+
+def good_run(place):
+    from seqlab.runs import RunStore
+
+    return RunStore(place / "store").read("good")

@@ -1,4 +1,5 @@
-"""Ctrl-C during ``train``: the first cancels, later ones (even during the final write) neither abort nor lose the run."""
+"""Ctrl-C: during ``train`` the first cancels, later ones (even during the final write) neither abort nor lose the
+run; at any other moment, even while the modules load or the process ends, the exit is an interrupt's, never 0."""
 
 import os
 import signal
@@ -49,3 +50,37 @@ def test_a_second_ctrl_c_while_saving_keeps_the_cancelled_run(tmp_path):
     (run,) = RunStore(tmp_path / "runs").list()
     assert run.status == "cancelled" and run.meta.epochs_run < 500
     assert f'"run_id": "{run.run_id}"' in out.splitlines()[-1]
+
+
+def _ended_by_ctrl_c(code: str, tmp_path) -> subprocess.CompletedProcess:
+    """``python -c code`` with Ctrl-C's default handling (a test runner may start its children ignoring it)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(REPO)},
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def test_ctrl_c_while_the_process_ends_is_an_interrupt_not_success(tmp_path):
+    # After predict the process spends a second or two in TensorFlow's teardown; a Ctrl-C there exited 0. The
+    # press is simulated from the last exit handler; `runs` stands in for predict (the same path, without the wait).
+    code = ("import atexit, os, runpy, signal, sys, time\n"
+            "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(30)))\n"
+            f"sys.argv = ['seqlab', 'runs', '--runs-dir', {str(tmp_path / 'runs')!r}]\n"
+            "runpy.run_module('seqlab', run_name='__main__', alter_sys=True)\n")
+    done = _ended_by_ctrl_c(code, tmp_path)
+    assert done.returncode == -signal.SIGINT, done.stderr  # what a shell reports as 130
+    assert "no runs in" in done.stdout  # the answer was out before the press
+    assert "Traceback" not in done.stderr
+
+
+def test_ctrl_c_while_the_modules_load_exits_130_without_a_traceback(tmp_path):
+    code = ("import builtins, runpy, sys\n"
+            "real = builtins.__import__\n"
+            "def pressed(name, *args, **kwargs):\n"
+            "    if name == 'seqlab.cli':\n"
+            "        raise KeyboardInterrupt\n"
+            "    return real(name, *args, **kwargs)\n"
+            "builtins.__import__ = pressed\n"
+            "sys.argv = ['seqlab', 'runs']\n"
+            "runpy.run_module('seqlab', run_name='__main__', alter_sys=True)\n")
+    done = _ended_by_ctrl_c(code, tmp_path)
+    assert done.returncode == 130 and done.stderr.strip() == "interrupted", done.stderr

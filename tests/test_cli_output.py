@@ -3,6 +3,7 @@
 import io
 import json
 import math
+import shlex
 import signal
 import sys
 
@@ -89,6 +90,18 @@ def test_delete_readable_and_broken_runs_with_yes(capsys, trained_run, tmp_path)
         code, out, err = run_cli(capsys, "delete", run_id, "--yes", "--runs-dir", str(tmp_path))
         assert code == 0 and out.strip() == f"deleted {run_id}", err
     assert RunStore(tmp_path).scan() == ([], {})
+
+
+def test_delete_takes_the_command_runs_suggests_for_a_folder_whose_name_is_no_run_id(capsys, trained_run, tmp_path):
+    copy_run(tmp_path, trained_run, "good")
+    (tmp_path / "my run (copy)").mkdir()  # a copy made by hand
+    code, _, err = run_cli(capsys, "runs", "--runs-dir", str(tmp_path))
+    (line,) = [line for line in err.splitlines() if line.startswith("broken: my run (copy):")]
+    command = shlex.split(line.split("(remove it: ", 1)[1].removesuffix(")"))
+    assert code == 0 and command[:4] == ["python", "-m", "seqlab", "delete"], line
+    code, out, err = run_cli(capsys, *command[3:], "--yes", "--runs-dir", str(tmp_path))
+    assert code == 0 and out.strip() == "deleted my run (copy)", err
+    assert [r.run_id for r in RunStore(tmp_path).list()] == ["good"] and RunStore(tmp_path).broken() == {}
 
 
 def test_delete_asks_on_a_terminal_and_refuses_without_one(capsys, monkeypatch, trained_run, tmp_path):

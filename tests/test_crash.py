@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from seqlab.runs import RunStore
+from seqlab.scratch import SCRATCH_PREFIX, STORE_MARK
 from tests.test_runs import copy_run
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,11 +26,11 @@ def kill(process: subprocess.Popen) -> None:
 
 
 def assert_consistent_after_crash(store: RunStore, survivor: str) -> None:
-    leftovers = sorted(p.name for p in store.root.iterdir() if p.name.startswith(".tmp-"))
+    leftovers = sorted(p.name for p in store.root.iterdir() if p.name.startswith(SCRATCH_PREFIX))
     assert [r.run_id for r in store.list()] == [survivor]
     assert store.broken() == {}
     assert sorted(store.sweep(grace_seconds=0)) == leftovers
-    assert sorted(p.name for p in store.root.iterdir()) == [survivor]
+    assert sorted(p.name for p in store.root.iterdir() if p.name != STORE_MARK) == [survivor]
     assert store.read(survivor).exists()
 
 
@@ -53,9 +54,9 @@ def test_killed_mid_save(trained_run, tmp_path):
     copy_run(trained_run, store.root)
     process = start_training(store.root, "--epochs", "1", "--set", "length=600")
     deadline = time.monotonic() + 180
-    while not any(p.name.startswith(".tmp-") for p in store.root.iterdir()):
+    while not any(p.name.startswith(SCRATCH_PREFIX) for p in store.root.iterdir()):
         assert process.poll() is None and time.monotonic() < deadline, "no save began"
         time.sleep(0.005)
     kill(process)
-    assert any(p.name.startswith(".tmp-") for p in store.root.iterdir()), "killed after the save finished"
+    assert any(p.name.startswith(SCRATCH_PREFIX) for p in store.root.iterdir()), "killed after the save finished"
     assert_consistent_after_crash(store, trained_run.run_id)

@@ -138,11 +138,13 @@ def test_zips_and_exports_never_follow_links(trained_run, tmp_path):
 def test_a_tampered_savedmodel_is_refused(trained_run, tmp_path):
     folder = tmp_path / trained_run.run_id
     shutil.copytree(trained_run.path, folder)
+    run = RunStore(tmp_path).read(trained_run.run_id)  # read before the change, as a page may hold it
     fingerprint = folder / "savedmodel" / "fingerprint.pb"
     raw = bytearray(fingerprint.read_bytes())
-    raw[-1] ^= 0xFF  # same size: the run still lists, only the hash tells
+    raw[-1] ^= 0xFF  # same size: only the hash tells
     fingerprint.write_bytes(bytes(raw))
-    run = RunStore(tmp_path).read(trained_run.run_id)
+    with pytest.raises(ValueError, match=r"savedmodel/fingerprint.pb was changed after seqlab wrote it"):
+        RunStore(tmp_path).read(trained_run.run_id)  # the store hashes too: the run is broken from now on
     with pytest.raises(UntrustedModelError, match=r"savedmodel/fingerprint.pb was changed.*--trust"):
         load_serving(run)
     with pytest.raises(UntrustedModelError, match="SavedModel is code"):

@@ -7,7 +7,8 @@ import pytest
 
 from seqlab.cli import main
 from seqlab.export import export_run
-from seqlab.generate import generate_text, run_tokenizer, stateful_next
+from seqlab.generate import generate_text, language_next, run_tokenizer
+from seqlab.models.steps import steps_of
 from seqlab.text import PAD_ID
 from tests.language_run import train_language_run
 
@@ -19,18 +20,18 @@ def language_run(tmp_path_factory):
 
 @pytest.mark.parametrize("model", ["gru", "simple_rnn"])
 def test_stateful_steps_equal_the_whole_window(tmp_path, model):
-    run = train_language_run(tmp_path, model)
-    _check_steps(run.load_model())
+    _check_steps(train_language_run(tmp_path, model))
 
 
 def test_stateful_steps_of_a_two_layer_lstm_equal_the_whole_window(language_run):
-    _check_steps(language_run.load_model())
+    _check_steps(language_run)
 
 
-def _check_steps(model):
+def _check_steps(run):
+    model = run.load_model()
     x = np.random.default_rng(0).integers(2, 30, (3, 16))
     full = model.predict(x, verbose=0)  # (3, 16, V): the window read at once
-    next_fn = stateful_next(model)
+    next_fn = language_next(steps_of(model))
     log_probs, state = next_fn(x[:, :10], None)  # the prompt once
     for t in range(10, 13):  # then one id a step, the state carried
         without_pad = full[:, t - 1, 1:] / full[:, t - 1, 1:].sum(-1, keepdims=True)  # PAD is never generated

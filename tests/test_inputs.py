@@ -14,7 +14,8 @@ import zlib
 import pandas as pd
 import pytest
 
-from seqlab.inputs import InputLimits, decode_text, detect_encoding, read_bytes, read_csv, read_text
+from seqlab.inputs import (InputLimits, check_members, decode_text, detect_encoding, open_archive, read_bytes, read_csv,
+                           read_member, read_text)
 
 CSV = b"time,load\n1,10.5\n2,11.0\n3,9.75\n"
 FRAME = pd.DataFrame({"time": [1, 2, 3], "load": [10.5, 11.0, 9.75]})
@@ -408,3 +409,25 @@ def test_without_explicit_limits_the_servers_upload_limits_apply(tmp_path, monke
     monkeypatch.setenv("SEQLAB_MAX_UPLOAD_ROWS", "1000")
     with pytest.raises(ValueError, match="1,000|1000"):
         read_csv(path)
+
+
+def test_an_archive_member_is_inflated_within_its_cap_after_the_directory_checks():
+    data = zip_of({"config.json": b"{}", "model.weights.h5": b"\0" * 3_000_000})  # 3 MB, a few KB deflated
+    archive = open_archive(data, 4 << 20, "The model")
+    assert read_member(archive, "config.json", 100, "The model") == b"{}"
+    with pytest.raises(ValueError, match="The model is too big: its model.weights.h5 unpacks to more than 1.0 MB"):
+        read_member(archive, "model.weights.h5", 1 << 20, "The model")
+    with pytest.raises(ValueError, match="The model is too big: it unpacks to more than 1.0 MB"):
+        check_members(archive, 1 << 20, "The model")
+    with pytest.raises(ValueError, match="The model is too big: it unpacks to more than 1.0 MB"):
+        open_archive(data, 1 << 20, "The model")  # from the declared sizes, before anything is inflated
+
+
+@pytest.mark.parametrize("files, problem", [
+    ({"a": b"", "a/b": b""}, "holds both a file and a folder named 'a'"),
+    ({"a/": b"", "a/b": b"", "b/c": b"", "b": b""}, "holds both a file and a folder named 'b'"),
+    ({"../x": b""}, "has an entry outside its folder"),
+])
+def test_an_archive_that_cannot_be_unpacked_is_refused_from_its_directory(files, problem):
+    with pytest.raises(ValueError, match=f"The zip {problem}"):
+        open_archive(zip_of(files), 1 << 20, "The zip")

@@ -2,7 +2,9 @@
 
 import pytest
 
-from seqlab.limits import ENV, FIELDS, Limits, check_data_size, check_parameters, current_limits
+from seqlab.limits import (
+    ENV, FIELDS, Limits, check_data_size, check_memory, check_parameters, check_work, current_limits,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -69,6 +71,18 @@ def test_a_bad_file_is_named(tmp_path, monkeypatch, content, message):
         current_limits()
 
 
+@pytest.mark.parametrize("content, message", [
+    ("[limits]\nmax_epochs = " + "[" * 5000 + "]" * 5000, "nests arrays or objects more than 100 levels deep"),
+    ("[limits]\nmax_epochs = 5\n" + "# a comment\n" * 10_000, "the limit is 65,536 bytes"),
+], ids=["deeply nested", "too large"])
+def test_a_config_file_is_read_within_bounds(tmp_path, monkeypatch, content, message):
+    config = tmp_path / "seqlab.toml"
+    config.write_text(content)
+    monkeypatch.setenv("SEQLAB_CONFIG", str(config))
+    with pytest.raises(ValueError, match=f"The config file .*seqlab.toml .*{message}"):
+        current_limits()
+
+
 def test_a_missing_file_is_named(tmp_path, monkeypatch):
     monkeypatch.setenv("SEQLAB_CONFIG", str(tmp_path / "nope.toml"))
     with pytest.raises(ValueError, match="SEQLAB_CONFIG names .*nope.toml.*not a file"):
@@ -90,6 +104,29 @@ def test_data_size_and_sequence_length(monkeypatch):
     monkeypatch.setenv("SEQLAB_MAX_SEQUENCE_LENGTH", "50")
     with pytest.raises(ValueError, match="Sequences of 51 steps are longer than 50"):
         check_data_size(1, 51, 1)
+
+
+def test_memory_and_work_estimates_name_their_limit_and_the_way_out(monkeypatch):
+    monkeypatch.setenv("SEQLAB_MAX_DATA_MB", "2")
+    check_memory(2 * 1024 * 1024, "the table", "use less")
+    with pytest.raises(ValueError, match=r"^The table would take 3 MB, more than 2 MB \(the server's limit: "
+                                         r"SEQLAB_MAX_DATA_MB or max_data_mb in the SEQLAB_CONFIG file\); use less\.$"):
+        check_memory(3 * 1024 * 1024, "the table", "use less")
+    assert Limits().max_work_seconds == 60
+    monkeypatch.setenv("SEQLAB_MAX_WORK_SECONDS", "10")
+    check_work(10, "counting", "count less")
+    with pytest.raises(ValueError, match=r"^Counting would take about 11 s, more than 10 s \(the server's limit: "
+                                         r"SEQLAB_MAX_WORK_SECONDS or max_work_seconds in the SEQLAB_CONFIG "
+                                         r"file\); count less\.$"):
+        check_work(11, "counting", "count less")
+
+
+def test_the_work_limit_from_the_config_file(tmp_path, monkeypatch):
+    config = tmp_path / "seqlab.toml"
+    config.write_text("[limits]\nmax_work_seconds = 5\n")
+    monkeypatch.setenv("SEQLAB_CONFIG", str(config))
+    with pytest.raises(ValueError, match="about 6 s, more than 5 s .*max_work_seconds in the SEQLAB_CONFIG file"):
+        check_work(6, "counting", "count less")
 
 
 def test_input_limits_follow_the_server(monkeypatch):

@@ -40,8 +40,9 @@ def test_a_file_changed_in_place_fails_verification(trained_run, tmp_path):
     raw = bytearray(data.read_bytes())
     raw[-1] ^= 0xFF  # same size: only the hash tells
     data.write_bytes(bytes(raw))
-    assert RunStore(tmp_path).read(trained_run.run_id)  # still listed: the cheap check sees sizes only
     assert "variables/variables.data" in verify_folder(folder) and "changed" in verify_folder(folder)
+    with pytest.raises(ValueError, match="variables.data-.* was changed after seqlab wrote it"):
+        RunStore(tmp_path).read(trained_run.run_id)  # the store hashes too, not only sizes
 
 
 def test_a_run_signed_with_another_key_fails_verification(trained_run, tmp_path, monkeypatch):

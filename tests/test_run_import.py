@@ -10,6 +10,7 @@ from seqlab.export import UntrustedModelError, load_serving, zip_bytes
 from seqlab.manifest import MANIFEST, verify_folder
 from seqlab.run_import import import_run
 from seqlab.runs import RunStore
+from seqlab.scratch import STORE_MARK
 from tests.cli_store import copy_run
 
 
@@ -76,7 +77,7 @@ def test_anything_but_a_readable_run_zip_is_refused_and_nothing_is_written(store
         with pytest.raises(ValueError, match=message):
             import_run(store, "bad.zip", data)
     assert [r.run_id for r in store.list()] == [trained_run.run_id] and not store.broken()
-    assert not [p for p in store.root.iterdir() if p.name.startswith(".")]
+    assert not [p for p in store.root.iterdir() if p.name.startswith(".") and p.name != STORE_MARK]
 
 
 def test_the_cli_lists_an_imported_run_with_its_badge(store, trained_run, capsys):
@@ -89,3 +90,44 @@ def test_the_cli_lists_an_imported_run_with_its_badge(store, trained_run, capsys
     assert main(["runs", "--json", "--runs-dir", str(store.root)]) == 0
     listed = {r["run_id"]: r for r in json.loads(capsys.readouterr().out)["runs"]}
     assert listed[run.run_id]["imported"]["source"] == "theirs.zip" and listed[trained_run.run_id]["imported"] is None
+
+
+def test_a_zip_whose_tokenizer_nests_too_deep_is_refused(tmp_path, tiny_language_run):
+    store = RunStore(tmp_path / "runs")
+    tokenizer = f"{tiny_language_run.run_id}/tokenizer.json"
+    data = _without(zip_bytes(tiny_language_run), "tokenizer.json", {tokenizer: "[" * 100_000 + "]" * 100_000})
+    with pytest.raises(ValueError, match="'deep.zip' has an unreadable asset: .*tokenizer.json .*nests arrays"):
+        import_run(store, "deep.zip", data)
+    assert store.list() == [] and store.broken() == {}  # nothing was written
+
+
+def _bomb_keras(keras_path) -> bytes:
+    """The run's ``model.keras`` with 20 MB of spaces (about 20 KB deflated) as its ``config.json``."""
+    with zipfile.ZipFile(keras_path) as source:
+        members = {i.filename: source.read(i) for i in source.infolist()}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in {**members, "config.json": b" " * (20 << 20)}.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_a_model_that_would_take_the_server_is_refused_on_import_and_nothing_is_written(
+        tmp_path, trained_run, monkeypatch):  # fmt: skip
+    store = RunStore(tmp_path / "runs")
+    monkeypatch.setenv("SEQLAB_MAX_UPLOAD_MB", "1")
+    model = f"{trained_run.run_id}/model.keras"
+    bomb = _without(zip_bytes(trained_run), "model.keras", {model: _bomb_keras(trained_run.keras_path)})
+    with pytest.raises(ValueError, match=r"'bomb.zip' holds a model .*'bomb.zip/.*model.keras' is too big"):
+        import_run(store, "bomb.zip", bomb)
+    monkeypatch.setenv("SEQLAB_MAX_PARAMETERS", str(trained_run.meta.parameters - 1))
+    with pytest.raises(ValueError, match=f"'wide.zip' holds a model .*more than {trained_run.meta.parameters - 1:,} "
+                                         "weights, the limit"):
+        import_run(store, "wide.zip", zip_bytes(trained_run))
+    assert not store.root.exists() or not [r for r in store.root.iterdir() if r.is_dir()]
+
+
+def test_a_zip_with_a_file_and_a_folder_of_the_same_name_is_refused(tmp_path):
+    store = RunStore(tmp_path / "runs")
+    with pytest.raises(ValueError, match="'clash.zip' holds both a file and a folder named 'a'"):
+        import_run(store, "clash.zip", _zip({"a": "x", "a/b": "y"}))

@@ -1,13 +1,21 @@
+import errno
 import fcntl
 import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from seqlab.runs import RunStore
+from seqlab.scratch import SCRATCH_MARK, SCRATCH_PREFIX, is_store, make_scratch
+from tests.cli_store import copy_run as copy_run_through_write
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def copy_run(run, root, name=None):
@@ -45,6 +53,18 @@ def test_a_failed_write_leaves_nothing(tmp_path):
     with pytest.raises(RuntimeError):
         store.write("r1", fill)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_while_writing_is_one_clear_error_and_keeps_nothing(tmp_path):
+    root = tmp_path / "runs"
+
+    def fill(folder):
+        (folder / "spec.json").write_text("{")  # half written
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(folder / "spec.json"))
+
+    with pytest.raises(ValueError, match=f"Could not write run 'r1' to {root}: No space left on device; nothing"):
+        RunStore(root).write("r1", fill)
+    assert list(tmp_path.iterdir()) == []  # not even the store folder this write made
 
 
 def test_delete_and_unknown_runs(trained_run, tmp_path):
@@ -171,7 +191,24 @@ BROKEN = {
     "added-file": (lambda f: (f / "savedmodel" / "extra.pb").write_bytes(b"x"), "added"),
     "missing-savedmodel": (lambda f: shutil.rmtree(f / "savedmodel"), "savedmodel/saved_model.pb missing"),
     "deep-json": (lambda f: (f / "meta.json").write_text("[" * 100_000 + "]" * 100_000), "corrupt"),
+    "deep-manifest": (lambda f: (f / "manifest.json").write_text("[" * 100_000 + "]" * 100_000),
+                      "manifest.json is unreadable .*nests arrays or objects more than 100 levels"),
+    "deep-name": (lambda f: (f / "name.json").write_text("[" * 100_000 + "]" * 100_000), "name.json is unreadable"),
+    "model-changed-in-place": (lambda f: _flip_last_byte(f / "model.keras"), "model.keras was changed"),
+    "fifo-predictions-no-manifest": (_remove_manifest_then(lambda f: _fifo(f / "predictions.npz")),
+                                     "predictions.npz is not a regular file"),
 }
+
+
+def _flip_last_byte(path):
+    raw = bytearray(path.read_bytes())
+    raw[-1] ^= 0xFF  # same size: only the hash tells
+    path.write_bytes(bytes(raw))
+
+
+def _fifo(path):
+    path.unlink()
+    os.mkfifo(path)  # opening it would block until a writer came
 
 
 @pytest.mark.parametrize("name", sorted(BROKEN))
@@ -215,32 +252,73 @@ def _age(path, seconds):
     os.utime(path, (past, past))
 
 
-def test_sweep_removes_old_leftovers_only(trained_run, tmp_path):
-    store = RunStore(tmp_path)
-    copy_run(trained_run, tmp_path)
-    old_tmp, old_deleting = tmp_path / ".tmp-r1-abc", tmp_path / ".deleting-r2-abcd"
-    for folder in (old_tmp, old_deleting):
-        (folder / "savedmodel").mkdir(parents=True)
-        (folder / "savedmodel" / "saved_model.pb").write_bytes(b"x")
+def _scratch(root, age=7200):
+    """A scratch folder as a crashed write or delete leaves it, ``age`` seconds old, with a file inside."""
+    folder = make_scratch(root)
+    (folder / "r1" / "savedmodel").mkdir(parents=True)
+    (folder / "r1" / "savedmodel" / "saved_model.pb").write_bytes(b"x")
+    _age(folder, age)
+    return folder
+
+
+def _store(trained_run, root):
+    """A run store, marked as seqlab marks one, holding a copy of ``trained_run``."""
+    copy_run_through_write(root, trained_run, trained_run.run_id)
+    assert is_store(root)
+    return RunStore(root)
+
+
+def test_sweep_removes_old_scratch_folders_only(trained_run, tmp_path):
+    store = _store(trained_run, tmp_path)
+    old, fresh = _scratch(tmp_path), _scratch(tmp_path, age=0)
+    others = [tmp_path / ".cache", tmp_path / ".tmp-build-cache", tmp_path / ".deleting-r2-abcd",
+              tmp_path / (SCRATCH_PREFIX + "12345678")]  # the last: our prefix, but not our mark
+    for folder in others:
+        folder.mkdir()
+        (folder / "someone-elses-work.txt").write_text("keep")
         _age(folder, 7200)
-    fresh = tmp_path / ".tmp-r3-def"
-    fresh.mkdir()
-    other = tmp_path / ".cache"  # not a leftover of ours
-    other.mkdir()
-    _age(other, 7200)
+    killed = tmp_path / (SCRATCH_PREFIX + "abcdefgh")  # killed before its mark was made: empty, nothing to lose
+    killed.mkdir()
+    _age(killed, 7200)
 
-    store.list()  # listing sweeps with the default grace period
-    assert not old_tmp.exists() and not old_deleting.exists()
-    assert fresh.is_dir() and other.is_dir()
+    assert sorted(store.sweep()) == sorted([old.name, killed.name])
+    assert fresh.is_dir() and all((f / "someone-elses-work.txt").is_file() for f in others)
     assert store.sweep(grace_seconds=0) == [fresh.name]
-    assert other.is_dir() and [r.run_id for r in store.list()] == [trained_run.run_id]
+    assert all((f / "someone-elses-work.txt").is_file() for f in others)
+    assert [r.run_id for r in store.list()] == [trained_run.run_id]
 
 
-def test_sweep_never_takes_a_folder_in_use(tmp_path):
-    store = RunStore(tmp_path)
-    busy = tmp_path / ".tmp-r1-abc"
-    busy.mkdir()
-    _age(busy, 7200)
+def test_listing_never_sweeps_and_writing_sweeps_only_a_marked_store(trained_run, tmp_path):
+    # The probe's case: a plain listing removed someone's two-hour-old .tmp-build-cache from --runs-dir.
+    plain = tmp_path / "shared"
+    (plain / ".tmp-build-cache").mkdir(parents=True)
+    (plain / ".tmp-build-cache" / "someone-elses-work.txt").write_text("keep")
+    (plain / "notes.txt").write_text("a folder of other things, not a store")
+    old = _scratch(plain)
+    _age(plain / ".tmp-build-cache", 7200)
+    RunStore(plain).scan()
+    assert (plain / ".tmp-build-cache" / "someone-elses-work.txt").is_file() and old.is_dir()
+    copy_run_through_write(plain, trained_run, "r1")  # a run can be written there, but it is no store of ours
+    assert not is_store(plain) and old.is_dir() and (plain / ".tmp-build-cache").is_dir()
+
+    store = _store(trained_run, tmp_path / "store")
+    leftover = _scratch(store.root)
+    store.scan()
+    assert leftover.is_dir()  # listing is read-only
+    copy_run_through_write(store.root, trained_run, "r2")
+    assert not leftover.exists()  # the next write swept it
+
+
+def test_an_older_store_holding_runs_is_marked_on_its_next_write(trained_run, tmp_path):
+    copy_run(trained_run, tmp_path)  # as a seqlab before the mark left it
+    assert not is_store(tmp_path)
+    copy_run_through_write(tmp_path, trained_run, "r2")
+    assert is_store(tmp_path)
+
+
+def test_sweep_never_takes_a_folder_in_use(trained_run, tmp_path):
+    store = _store(trained_run, tmp_path)
+    busy = _scratch(tmp_path)
     fd = os.open(busy, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)  # as RunStore.write holds it while filling
@@ -259,18 +337,33 @@ def test_sweep_leaves_a_running_write_alone(tmp_path):
         seen.append(store.sweep(grace_seconds=0))
 
     store.write("r1", fill)
-    assert seen == [[]] and (tmp_path / "r1" / "spec.json").is_file()
+    store.write("r2", fill)  # the store is marked now: the sweep runs, and leaves the live write alone
+    assert seen == [[], []] and (tmp_path / "r2" / "spec.json").is_file()
 
 
-def test_sweep_does_not_follow_links(tmp_path):
+def test_sweep_does_not_follow_links(trained_run, tmp_path):
     victim = tmp_path / "victim"
     victim.mkdir()
+    (victim / SCRATCH_MARK).write_text("")
     (victim / "keep").write_text("x")
-    root = tmp_path / "runs"
-    root.mkdir()
-    (root / ".tmp-link").symlink_to(victim, target_is_directory=True)
-    assert RunStore(root).sweep(grace_seconds=0) == []
+    store = _store(trained_run, tmp_path / "runs")
+    (store.root / (SCRATCH_PREFIX + "abcdefgh")).symlink_to(victim, target_is_directory=True)
+    assert store.sweep(grace_seconds=0) == []
     assert (victim / "keep").is_file()
+
+
+def test_a_broken_folder_is_deleted_by_the_name_the_listing_gives(tmp_path):
+    store = RunStore(tmp_path)
+    (tmp_path / "my run (copy)").mkdir()
+    (tmp_path / "my run (copy)" / "spec.json").write_text("{")
+    (tmp_path / "outside").mkdir()
+    assert "my run (copy)" in store.broken()
+    store.delete("my run (copy)")
+    assert store.broken() == {"outside": store.broken()["outside"]} and not (tmp_path / "my run (copy)").exists()
+    for name in ("../outside", "my run (gone)", ".seqlab-store", "/etc"):  # still confined to listed folders
+        with pytest.raises(ValueError):
+            store.delete(name)
+    assert (tmp_path / "outside").is_dir()
 
 
 def test_write_fsyncs_every_file_and_the_root(tmp_path, monkeypatch):
@@ -293,3 +386,44 @@ def test_write_fsyncs_every_file_and_the_root(tmp_path, monkeypatch):
     assert {"spec.json", "v.data", "manifest.json", "variables", "savedmodel"} <= tmp_names
     assert synced[-1] == str(tmp_path.resolve())  # the root, after the rename
     assert (path / "manifest.json").is_file()
+
+
+# ---------------------------------------------------------------- pipes and in-place changes
+
+
+@pytest.mark.parametrize("name", ["manifest.json", "predictions.npz", "spec.json"])
+def test_a_pipe_in_a_run_folder_never_blocks_the_listing(trained_run, tmp_path, name):
+    copy_run(trained_run, tmp_path)
+    bad = copy_run(trained_run, tmp_path, "bad")
+    _fifo(bad / name)
+    # In a child process, so that a listing that blocks on the pipe fails the test instead of hanging it.
+    done = subprocess.run([sys.executable, "-m", "seqlab", "runs", "--runs-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert trained_run.run_id in done.stdout
+    assert f"broken: bad: Run 'bad': {name} is not a regular file" in done.stderr
+    RunStore(tmp_path).delete("bad")
+    assert not bad.exists()
+
+
+def test_a_file_changed_in_place_after_a_read_is_caught_and_reads_hash_once(trained_run, tmp_path, monkeypatch):
+    import seqlab.manifest
+
+    copy_run(trained_run, tmp_path)
+    store = RunStore(tmp_path)
+    hashed = []
+    real_sha256 = seqlab.manifest.sha256
+    monkeypatch.setattr(seqlab.manifest, "sha256", lambda path: hashed.append(path) or real_sha256(path))
+    store.read(trained_run.run_id)
+    first = len(hashed)
+    assert first >= 5  # every file the manifest names
+    store.read(trained_run.run_id)
+    store.list()
+    assert len(hashed) == first  # read again: a stat per file, no hashing
+    model = tmp_path / trained_run.run_id / "model.keras"
+    before = model.stat()
+    _flip_last_byte(model)
+    os.utime(model, ns=(before.st_atime_ns, before.st_mtime_ns))  # even with its old time put back
+    with pytest.raises(ValueError, match="model.keras was changed after seqlab wrote it"):
+        store.read(trained_run.run_id)
+    assert "model.keras was changed" in store.broken()[trained_run.run_id]

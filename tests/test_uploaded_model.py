@@ -2,6 +2,7 @@
 
 import io
 import re
+import tracemalloc
 import zipfile
 
 import numpy as np
@@ -69,7 +70,7 @@ def test_a_keras_file_predicts_from_the_numeric_columns_of_a_csv(trained_run, tm
 @pytest.mark.parametrize(
     "name, data, message",
     [
-        ("model.keras", b"not a zip at all", "Cannot read the model config"),
+        ("model.keras", b"not a zip at all", "The model file 'model.keras' is not a readable zip file"),
         ("model.txt", b"hello", "neither a .keras file nor a .zip"),
         ("model.zip", b"PK\x03\x04 broken", "not a readable zip"),
     ],
@@ -107,3 +108,33 @@ def test_a_zipped_savedmodel_loads_only_when_trusted(trained_run, tmp_path):
     (answer,) = endpoint.call(windows).values()
     np.testing.assert_allclose(answer, load_serving(trained_run)(windows[0]), atol=1e-5)
     assert model.parameters >= trained_run.meta.parameters  # every variable, the optimizer's left out
+
+
+def test_a_zip_with_a_file_and_a_folder_of_the_same_name_is_refused(tmp_path):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("a", "a file")
+        archive.writestr("a/b", "a file in a folder of the same name")
+    with pytest.raises(ValueError, match="'clash.zip' holds both a file and a folder named 'a'"):
+        open_upload("clash.zip", buffer.getvalue(), tmp_path / "up")
+
+
+def test_a_bomb_in_a_run_zips_model_is_refused_before_it_is_inflated(trained_run, tmp_path):
+    with zipfile.ZipFile(trained_run.keras_path) as source:
+        members = {i.filename: source.read(i) for i in source.infolist()}
+    model = io.BytesIO()
+    with zipfile.ZipFile(model, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in {**members, "config.json": b" " * (20 << 20)}.items():  # 20 MB, about 20 KB deflated
+            archive.writestr(name, data)
+    run_zip = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(zip_bytes(trained_run))) as source, zipfile.ZipFile(run_zip, "w") as target:
+        for item in source.infolist():
+            target.writestr(item, model.getvalue() if item.filename.endswith("model.keras") else source.read(item))
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=r"'bomb.zip/.*model.keras' is too big: its config.json unpacks to more"):
+            open_upload("bomb.zip", run_zip.getvalue(), tmp_path / "up")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 << 20  # the run zip itself is a few hundred KB; the 20 MB are never inflated

@@ -53,7 +53,12 @@ def explain_no_language_runs() -> None:
 
 
 def tokenizer_caption(run: Run) -> None:
-    facts = cache.tokenizer_facts(run)
+    """The run's tokeniser in a caption; an unreadable one ends the page with the reason (nothing can be generated)."""
+    try:
+        facts = cache.tokenizer_facts(run)
+    except ValueError as err:
+        st.error(f"Cannot read the tokeniser of run `{run.run_id}`: {err}")
+        st.stop()
     st.caption(f"{facts['kind']} tokeniser, vocabulary of {facts['vocab_size']:,} tokens")
 
 

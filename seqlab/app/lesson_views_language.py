@@ -221,9 +221,11 @@ def bert_masking(runs: list[Run], key: str) -> None:
 def tokens_per_second(run: Run, prompt: str, cached: bool) -> float:
     """Greedy ``CACHE_TOKENS`` tokens after ``prompt``, once compiled: with the key/value cache or recomputing."""
     from seqlab import decoding
-    from seqlab.generate import gpt_next, prompt_ids
+    from seqlab.generate import language_next, prompt_ids, recomputed_next
+    from seqlab.models.steps import steps_of
 
-    next_fn = gpt_next(cache.model(run), cache=cached)
+    model = cache.model(run)
+    next_fn = language_next(steps_of(model)) if cached else recomputed_next(model)
     ids = np.array([prompt_ids(cache.tokenizer(run), prompt)])
     decoding.greedy(next_fn, ids, 2)  # compiles
     started = time.perf_counter()

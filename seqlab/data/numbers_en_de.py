@@ -21,9 +21,11 @@ from seqlab.checks import Range
 from seqlab.data.registry import DatasetInfo, register
 from seqlab.data.sequence_data import SequenceData
 from seqlab.data.text_pairs import PAIR_TEXT_CHOICES, PAIR_TEXT_DEFAULTS, PAIR_TEXT_RANGES, pair_data
+from seqlab.limits import check_work
 
 NAME = "numbers_en_de"
 DEFAULTS = {"first": 0, "last": 9999, **PAIR_TEXT_DEFAULTS, "tokenizer": "char"}
+SECONDS_PER_NUMBER = 250e-6  # num2words in English and German, then the pairs' tokens: about 200 us measured
 
 
 def numbers_frame(first: int = DEFAULTS["first"], last: int = DEFAULTS["last"]) -> pd.DataFrame:
@@ -32,6 +34,9 @@ def numbers_frame(first: int = DEFAULTS["first"], last: int = DEFAULTS["last"]) 
 
     if last < first:
         raise ValueError(f"last ({last:,}) is below first ({first:,}): give first <= last.")
+    count = last - first + 1
+    check_work(count * SECONDS_PER_NUMBER, f"writing out {count:,} numbers in words",
+               "choose a shorter range from first to last")
     numbers = range(first, last + 1)
     return pd.DataFrame({
         "number": numbers,

@@ -42,6 +42,7 @@ from seqlab.data.text_windows import TEXT_CHOICES, TEXT_DEFAULTS, TEXT_RANGES, m
 from seqlab.limits import check_data_size
 from seqlab.text import Standardize
 from seqlab.text.tokenizer import EOS, START
+from seqlab.text.visible import has_visible
 
 TARGET_SPECIALS = (START, EOS)  # ids 2 and 3 of the target vocabulary
 START_ID, EOS_ID = 2, 3
@@ -106,16 +107,16 @@ def pair_data(
             )
     kind, size = options["tokenizer"], options["vocab_size"]
     standardize = Standardize(options["lowercase"], options["strip_punctuation"], options["collapse_whitespace"])
-    keep = np.array([bool(standardize(s).strip()) and bool(standardize(t).strip()) for s, t in zip(sources, targets)])
+    keep = np.array([has_visible(standardize(s)) and has_visible(standardize(t)) for s, t in zip(sources, targets)])
     if not keep.any():
         raise ValueError(
-            f"Every one of the {len(sources):,} pairs has an empty side (or one of only whitespace or punctuation "
-            "after standardisation): give pairs with text on both sides."
+            f"Every one of the {len(sources):,} pairs has an empty side (or one of only whitespace, zero-width "
+            "characters or punctuation after standardisation): give pairs with text on both sides."
         )
     if not keep.all():
         notes.append(
             f"Dropped {int((~keep).sum()):,} of {len(sources):,} pairs with an empty side (or one of only "
-            "whitespace or punctuation after standardisation)."
+            "whitespace, zero-width characters or punctuation after standardisation)."
         )
     rows = np.flatnonzero(keep)
     split = random_split(len(rows), options["val_fraction"], options["test_fraction"], options["seed"]) \

@@ -28,7 +28,7 @@ from seqlab.checks import Range, check_int
 from seqlab.data.corpora import Corpus
 from seqlab.data.registry import DatasetInfo, register
 from seqlab.data.sequence_data import SequenceData, Split
-from seqlab.limits import check_data_size
+from seqlab.limits import check_data_size, check_memory, check_work
 from seqlab.text import Standardize, Tokenizer
 from seqlab.text.tokenizer import TOKENIZERS
 
@@ -50,6 +50,13 @@ TEXT_RANGES = {
     "embedding_dim": Range(1, 1024),
     "characters": Range(0, 100_000_000),
 }
+# Every language run is judged against Markov chains of orders 1 to 5 counted on the whole training text
+# (seqlab.tasks.language), 2 + 3 + ... + 6 = 20 gram lengths, and a markov model counts up to 6 more. Measured
+# (seqlab.layers.markov.count_grams): about 0.5 us a token and gram length, and 100 bytes a token at the peak.
+COUNTED_LENGTHS = 26
+SECONDS_PER_COUNTED_TOKEN = 0.5e-6
+BYTES_PER_COUNTED_TOKEN = 120
+LESS_TEXT = "use less of the text (the characters option)"
 
 
 def make_tokenizer(kind: str, vocab_size: int, standardize: Standardize, specials: tuple[str, ...] = ()) -> Tokenizer:
@@ -111,6 +118,8 @@ def text_data(
             )
     windows = sum((len(v) - lookback - 1) // stride + 1 for v in ids.values())
     check_data_size(windows, lookback, 1, outputs=lookback, what="the text windows")
+    check_language_evaluation(len(ids["train"]), (len(ids["val"]) - lookback - 1) // stride + 1, lookback,
+                              fitted.vocab_size)
     train = next_token_windows(ids["train"], lookback, stride)
     val = next_token_windows(ids["val"], lookback, stride)
     frame = pd.DataFrame({
@@ -134,6 +143,21 @@ def text_data(
         },  # fmt: skip
         tokenizer=fitted,
     )
+
+
+def check_language_evaluation(train_tokens: int, test_windows: int, lookback: int, vocab_size: int) -> None:
+    """Refuse a text whose language runs could not be judged within the limits (before any window is cut).
+
+    A run predicts ``(N, T, V)`` probabilities of the test windows and counts
+    the Markov baselines over the training tokens (``COUNTED_LENGTHS``).
+    """
+    check_memory(test_windows * lookback * vocab_size * 4,  # float32
+                 f"the predicted probabilities of {test_windows:,} test windows of {lookback:,} tokens over a "
+                 f"vocabulary of {vocab_size:,}", f"use a smaller vocabulary (vocab_size), a shorter lookback or a "
+                 "larger stride")
+    counting = f"counting the Markov chains of orders 1 to 5 over {train_tokens:,} training tokens"
+    check_memory(train_tokens * BYTES_PER_COUNTED_TOKEN, counting, LESS_TEXT)
+    check_work(train_tokens * COUNTED_LENGTHS * SECONDS_PER_COUNTED_TOKEN, counting, LESS_TEXT)
 
 
 def register_corpus(

@@ -2,11 +2,12 @@
 
 One pair a line, ``source<TAB>target``; further tab-separated columns (the
 attribution of a Tatoeba / Anki export) are left out and counted; blank lines
-are skipped. A line without a tab or with an empty side refuses the file,
-naming the lines, rather than losing them silently. The file is read through
-``seqlab.inputs`` (size limit, encodings, local paths only) and pinned by its
-hash like every user file (``seqlab.data.pinned_file``); then the pairs go
-through ``seqlab.data.text_pairs`` like every pairs dataset.
+are skipped. A line without a tab or with an empty side (blank, or of
+zero-width characters only) refuses the file, naming the lines, rather than
+losing them silently. The file is read through ``seqlab.inputs`` (size limit,
+encodings, local paths only) and pinned by its hash like every user file
+(``seqlab.data.pinned_file``); then the pairs go through
+``seqlab.data.text_pairs`` like every pairs dataset.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from seqlab.data.registry import DatasetInfo, register
 from seqlab.data.sequence_data import SequenceData
 from seqlab.data.text_pairs import PAIR_TEXT_CHOICES, PAIR_TEXT_DEFAULTS, PAIR_TEXT_RANGES, pair_data
 from seqlab.inputs import Source, read_bytes, read_text
+from seqlab.text.visible import has_visible
 
 NAME = "pairs"
 WHAT = "pairs file"
@@ -40,7 +42,7 @@ def parse_pairs(text: str, label: str) -> tuple[pd.DataFrame, list[str]]:
             continue
         source, target, *rest = line.split("\t")
         extra += bool(rest)
-        if not source.strip() or not target.strip():
+        if not has_visible(source) or not has_visible(target):  # blank, or zero-width characters only
             empty.append(number)
             continue
         rows.append((number, source.strip(), target.strip()))

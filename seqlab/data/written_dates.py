@@ -42,7 +42,7 @@ from seqlab.data.registry import DatasetInfo, register
 from seqlab.data.sequence_data import SequenceData, Split
 from seqlab.data.text_windows import TEXT_RANGES
 from seqlab.data.windowing import split_points
-from seqlab.limits import check_data_size
+from seqlab.limits import check_data_size, check_work
 from seqlab.text import CharTokenizer, Standardize
 
 TAGS = ("other", "day", "month", "year")  # class ids; padding is tagged 0 (other), masked
@@ -67,6 +67,7 @@ DEFAULTS = {
     "test_fraction": 0.1,
     "seed": 0,
 }
+SECONDS_PER_DATE = 75e-6  # spelt by num2words, tagged and tokenised: 50 to 150 us measured
 
 
 def date_fields(date: datetime.date) -> dict[str, str]:
@@ -97,6 +98,7 @@ def tagged_text(pattern: str, fields: dict[str, str]) -> tuple[str, str]:
 def written_dates_frame(samples: int = DEFAULTS["samples"], seed: int = DEFAULTS["seed"]) -> pd.DataFrame:
     """One row per sample: ``date`` (ISO), ``text``, ``tags`` (one letter per character), ``format``."""
     check_int("samples", samples, 10)
+    check_work(samples * SECONDS_PER_DATE, f"writing out {samples:,} dates", "use fewer samples")
     rng = np.random.default_rng(seed)
     days = rng.integers(0, (LAST - FIRST).days + 1, samples)
     formats = rng.integers(0, len(FORMATS), samples)
@@ -112,9 +114,9 @@ def load_written_dates(
     samples: int, max_tokens: int, embedding_dim: int, val_fraction: float, test_fraction: float, seed: int
 ) -> SequenceData:
     """``SequenceData`` of task ``label``: ``x`` (N, T) character ids, ``y`` (N, T) tag ids and ``mask``."""
+    check_data_size(samples, max_tokens, 1, outputs=max_tokens, what="the texts")  # before any is written
     frame = written_dates_frame(samples, seed)
     n = len(frame)
-    check_data_size(n, max_tokens, 1, outputs=max_tokens, what="the texts")
     val_start, test_start = split_points(n, val_fraction, test_fraction)
     if min(val_start, test_start - val_start, n - test_start) < 1:
         raise ValueError(

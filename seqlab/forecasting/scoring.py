@@ -20,7 +20,7 @@ from seqlab.forecasting.baselines import peers
 from seqlab.forecasting.metrics import forecast_metrics
 from seqlab.forecasting.series import ForecastSeries
 from seqlab.forecasting.steppers import keras_predict
-from seqlab.forecasting.strategies import lead_sigmas
+from seqlab.forecasting.strategies import SAMPLES, lead_sigmas
 from seqlab.forecasting.strategy_catalogue import STRATEGIES, available_strategies
 
 if TYPE_CHECKING:
@@ -61,6 +61,7 @@ def score_strategy(
     mode: str = "known", samples: int = 200, every: int = 1, seed: int = 0,
 ) -> StrategyScores:
     """Score ``strategy`` (a name in ``STRATEGIES``) from the test origins of ``data``, a run's reloaded data."""
+    SAMPLES.check("samples", samples)  # whichever strategy: a number given is a number checked
     chosen = STRATEGIES.get(strategy)
     offered = [s.name for s in available_strategies(model)]
     if strategy not in offered:

@@ -1,41 +1,33 @@
-r"""One-step simulators: predict $\hat y_{t}$ from the current state, then take in the row of step $t$.
+r"""One-step simulators: take in the row of step $t-1$, predict $\hat y_{t}$ (``seqlab.models.steps``).
 
-A stepper is what an iterated forecast repeats (``seqlab.forecasting.strategies``):
+What an iterated forecast repeats (``seqlab.forecasting.strategies``) is a
+forecaster's steps: ``read`` the window's rows before its last, then each
+``next(x, state, t)`` reads one completed row ``x`` (raw units, the
+prediction as the target; ``(row, future)`` for a model that also reads the
+inputs known over the horizon, ``future`` ``(B, H, K)``) and gives the
+model's outputs ``(B, H)``, of which the first is $\hat y_t$:
 
-- ``WindowStepper``: any window model. The state is the window of the last T
-  rows; each step the model re-reads it and its first output, the one-step
-  predictor $f^0$, is the prediction; the completed row is appended and the
-  oldest dropped.
-- ``ReservoirStepper``: an echo state network's free run. The state is the
-  reservoir's $z_t$, continued from the end of the window instead of re-read
-  from $z_0 = 0$: $\hat y_t$ is the readout's first output of $z_{t-1}$, and
-  the row ($\hat y_t$ and the exogenous inputs, scaled) drives one reservoir
-  step $z_t = (1-a) z_{t-1} + a \tanh(B z_{t-1} + V u_t + b)$.
+- ``WindowSteps``: any window model. The state is the window's last T-1
+  rows; each step appends the new row, the model re-reads the T rows, and the
+  oldest is dropped.
+- the free run: a model whose architecture's steps continue its state from
+  the end of the window instead of re-reading it (``free_run_steps``: the
+  echo state network's reservoir,
+  $z_t = (1-a) z_{t-1} + a \tanh(B z_{t-1} + V u_t + b)$).
 
-Both return predictions in the data's units; a ``predict`` is any callable
-from the model's inputs (``x`` or ``[x, future]``) to ``(B, H)`` outputs.
+A ``predict`` is any callable from the model's inputs (``x`` or ``[x, future]``)
+to ``(B, H)`` outputs, in the data's units.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import Callable
 
 import numpy as np
 
-from seqlab.forecasting.series import ForecastSeries
+from seqlab.models.steps import Steps, steps_or_none
 
 Predict = Callable[[object], np.ndarray]
-
-
-class Stepper(Protocol):
-    def start(self, windows: np.ndarray) -> object:
-        """The state after the input windows ``(B, T, F)`` (raw units)."""
-
-    def one_step(self, state: object, future: np.ndarray | None) -> np.ndarray:
-        """``(B,)`` the next value; ``future`` ``(B, H, K)``: the known inputs from that step on, or None."""
-
-    def advance(self, state: object, row: np.ndarray) -> object:
-        """The state after the completed row ``(B, F)`` (raw units, the prediction as the target)."""
 
 
 def keras_predict(model) -> Predict:
@@ -43,72 +35,35 @@ def keras_predict(model) -> Predict:
     return lambda inputs: np.asarray(model.predict_on_batch(inputs), dtype="float64")
 
 
-class WindowStepper:
-    """The iterated single-step predictor of any window model (its first output, re-read each step)."""
+class WindowSteps(Steps):
+    """The iterated single-step predictor of any window model (its outputs, the window re-read each step)."""
 
     def __init__(self, predict: Predict):
         self.predict = predict
 
-    def start(self, windows: np.ndarray) -> np.ndarray:
-        return np.asarray(windows, dtype="float32")
+    def start(self, rows: int) -> np.ndarray:
+        return np.zeros((rows, 0, 0), dtype="float32")
 
-    def one_step(self, state: np.ndarray, future: np.ndarray | None) -> np.ndarray:
-        inputs = state if future is None else [state, np.asarray(future, dtype="float32")]
-        return np.asarray(self.predict(inputs), dtype="float64")[:, 0]
+    def read(self, rows, state):
+        """``(no outputs, the rows kept)``: the window is read whole by the next step."""
+        rows = np.asarray(rows, dtype="float32")
+        kept = rows if state.shape[1] == 0 else np.concatenate([state, rows], axis=1)
+        return np.zeros((len(rows), 0)), kept
 
-    def advance(self, state: np.ndarray, row: np.ndarray) -> np.ndarray:
-        return np.concatenate([state[:, 1:], row[:, None, :].astype("float32")], axis=1)
+    def next(self, x, state, t):
+        row, future = x if isinstance(x, tuple) else (x, None)
+        window = np.concatenate([state, np.asarray(row, dtype="float32")[:, None, :]], axis=1)
+        inputs = window if future is None else [window, np.asarray(future, dtype="float32")]
+        return np.asarray(self.predict(inputs), dtype="float64"), window[:, 1:]
 
 
-def free_run_parts(model):
-    """``(cell, window -> z_T, z -> outputs)`` of a model that can free-run, else ``None``.
-
-    Decided by what the model contains: one ``ESN`` reservoir returning its last
-    state, fed by the window alone, and a head that reads only that state (a
-    head that also reads known future inputs cannot be free-run).
-    """
-    import keras
-
-    from seqlab.layers.recurrent.esn import ESN
-
-    reservoirs = [layer for layer in model.layers if isinstance(layer, ESN)]
-    if len(reservoirs) != 1 or reservoirs[0].return_sequences:
-        return None
-    reservoir = reservoirs[0]
-    try:
-        states = keras.Model(model.inputs[0], reservoir.output)
-        head = keras.Model(reservoir.output, model.output)
-    except ValueError:  # the graph is disconnected: another input is needed too
-        return None
-    return reservoir.cell, states, head
+def free_run_steps(model) -> Steps | None:
+    """The steps that free-run ``model`` (its architecture's, where they continue a forecaster's state), else
+    ``None``: a model without them, or whose head also reads the known future inputs."""
+    steps = steps_or_none(model)
+    return steps if steps is not None and steps.free_runs else None
 
 
 def can_free_run(model) -> bool:
-    """Whether ``ReservoirStepper`` applies to ``model`` (see ``free_run_parts``)."""
-    return free_run_parts(model) is not None
-
-
-class ReservoirStepper:
-    """The ESN's closed loop: the reservoir continued from its state at the end of the window."""
-
-    def __init__(self, model, series: ForecastSeries):
-        parts = free_run_parts(model)
-        if parts is None:
-            raise ValueError(
-                "This model has no reservoir whose state alone feeds its head, so it cannot free-run; "
-                "use the iterated strategy."
-            )
-        self.cell, self.states, self.head = parts
-        # The model's own input scaling uses the training statistics, as the series holds them.
-        self.mean, self.std = series.mean, series.std
-
-    def start(self, windows: np.ndarray) -> np.ndarray:
-        return np.asarray(self.states.predict_on_batch(np.asarray(windows, dtype="float32")))
-
-    def one_step(self, state: np.ndarray, future: np.ndarray | None) -> np.ndarray:
-        return np.asarray(self.head.predict_on_batch(state), dtype="float64")[:, 0]
-
-    def advance(self, state: np.ndarray, row: np.ndarray) -> np.ndarray:
-        scaled = ((row - self.mean) / self.std).astype("float32")
-        z, _, _ = self.cell.step(scaled, [state])
-        return np.asarray(z)
+    """Whether the free run applies to ``model`` (see ``free_run_steps``)."""
+    return free_run_steps(model) is not None

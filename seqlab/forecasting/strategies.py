@@ -24,7 +24,7 @@ $\mathbf{x}_{t-T} \dots \mathbf{x}_{t-1}$), lead $\tau = 0, \dots, H_{out}-1$:
   give the mean, variance, covariance across steps and the 80 % and 95 %
   bands (empirical quantiles).
 - **free run** (echo state networks): the iterated loop on the reservoir's
-  state, continued from the end of the window (``ReservoirStepper``).
+  state, continued from the end of the window (``free_run_steps``).
 
 A model that takes known future inputs gets ``future`` $(B, H, K)$ at every
 step, rows $t+\tau \dots t+\tau+H-1$ of the same exogenous path (past the end
@@ -38,11 +38,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from seqlab.checks import Range
 from seqlab.data.sequence_data import Split
 from seqlab.forecasting.exogenous import exogenous_path
 from seqlab.forecasting.metrics import band_metrics
 from seqlab.forecasting.series import ForecastSeries
-from seqlab.forecasting.steppers import Predict, ReservoirStepper, Stepper, WindowStepper
+from seqlab.forecasting.steppers import Predict, WindowSteps, free_run_steps
+from seqlab.limits import check_memory
+from seqlab.models.steps import Steps
+
+SAMPLES = Range(1, 100_000)  # futures per origin of a Monte-Carlo strategy; the memory they take is checked too
 
 BANDS = {80: (10.0, 90.0), 95: (2.5, 97.5)}  # nominal coverage (%) -> the sample quantiles (%) bounding it
 
@@ -64,45 +69,70 @@ def direct(predict: Predict, series: ForecastSeries, origins, horizon: int | Non
     return np.asarray(predict([windows, future.astype("float32")]), dtype="float64")[:, :horizon]
 
 
-def simulate(stepper: Stepper, series: ForecastSeries, origins, horizon: int, mode: str = "known",
+def simulate(steps: Steps, series: ForecastSeries, origins, horizon: int, mode: str = "known",
              sigma: float | np.ndarray = 0.0, samples: int = 1, seed: int = 0) -> np.ndarray:
-    """``(N, S, H_out)`` paths of the stepper fed back ``H_out`` times, noise ``N(0, sigma_tau^2)`` added.
+    """``(N, S, H_out)`` paths of a forecaster's steps fed back ``H_out`` times, noise ``N(0, sigma_tau^2)`` added.
 
     ``sigma``: one standard deviation, or one per lead (the last repeats
     beyond its length). All origins and samples go through the model as one
     batch per step.
     """
-    horizon, samples = _positive("horizon", horizon), _positive("samples", samples)
+    horizon, samples = _positive("horizon", horizon), int(SAMPLES.check("samples", samples))
     sigma = _per_lead(sigma, horizon)  # one value, or one per lead (the last repeats)
     if not np.isfinite(sigma).all() or (sigma < 0).any():
         raise ValueError(f"sigma must be finite numbers >= 0, got {sigma!r}.")
     origins = series.check_origins(origins)
     ahead = series.horizon - 1 if series.known else 0  # the model reads H known rows from every step
+    check_simulation(len(origins), samples, horizon + ahead, series.lookback, len(series.features))
     path = np.repeat(exogenous_path(series, origins, horizon + ahead, mode), samples, axis=0)  # (N*S, L, F)
-    state = stepper.start(np.repeat(series.windows(origins), samples, axis=0))
+    windows = np.repeat(series.windows(origins), samples, axis=0)
+    _, state = steps.read(windows[:, :-1], steps.start(len(windows)))  # the window's last row: the first step's
+    row = windows[:, -1]
     rng = np.random.default_rng(seed)
     out = np.empty((len(path), horizon))
     for tau in range(horizon):
         future = path[:, tau : tau + series.horizon, series.known_index] if series.known else None
-        y = stepper.one_step(state, future)
+        outputs, state = steps.next(row if future is None else (row, future), state, tau)
+        y = np.asarray(outputs, dtype="float64")[:, 0]
         if sigma[tau] > 0:
             y = y + sigma[tau] * rng.standard_normal(len(y))
         out[:, tau] = y
-        if tau < horizon - 1:  # the last prediction is never fed back
-            row = path[:, tau].copy()
-            row[:, 0] = y
-            state = stepper.advance(state, row)
+        row = path[:, tau].copy()  # the completed row the next step reads
+        row[:, 0] = y
     return out.reshape(len(origins), samples, horizon)
+
+
+def check_simulation(origins: int, samples: int, steps: int, lookback: int, features: int) -> None:
+    """Refuse ``samples`` paths from each of ``origins`` whose arrays would pass ``max_data_mb``, before any is made.
+
+    Per path: its inputs ahead (``steps`` x ``features``, float64), the window it
+    starts from (float32, three copies while the state is read from it) and
+    its outputs with their summaries' copies (four float64 rows);
+    per origin, when it samples, the covariance across steps and its product.
+    """
+    per_path = 8 * steps * features + 3 * 4 * lookback * features + 4 * 8 * steps
+    covariance = 2 * 8 * steps**2 if samples > 1 else 0
+    check_memory(
+        origins * (samples * per_path + covariance),
+        f"{samples:,} simulated futures of {steps:,} steps from each of {origins:,} origins",
+        "use fewer samples, a shorter horizon or fewer origins (every)",
+    )
 
 
 def iterated(predict: Predict, series: ForecastSeries, origins, horizon: int, mode: str = "known") -> np.ndarray:
     """The one-step predictor fed back ``(N, H_out)``: ``H_out`` model calls, any ``H_out``."""
-    return simulate(WindowStepper(predict), series, origins, horizon, mode)[:, 0]
+    return simulate(WindowSteps(predict), series, origins, horizon, mode)[:, 0]
 
 
 def free_run(model, series: ForecastSeries, origins, horizon: int, mode: str = "known") -> np.ndarray:
-    """An echo state network's closed loop ``(N, H_out)``; ``ValueError`` for a model without a reservoir."""
-    return simulate(ReservoirStepper(model, series), series, origins, horizon, mode)[:, 0]
+    """An echo state network's closed loop ``(N, H_out)``; ``ValueError`` for a model that cannot free-run."""
+    steps = free_run_steps(model)
+    if steps is None:
+        raise ValueError(
+            "This model has no reservoir whose state alone feeds its head, so it cannot free-run; "
+            "use the iterated strategy."
+        )
+    return simulate(steps, series, origins, horizon, mode)[:, 0]
 
 
 @dataclass(frozen=True)
@@ -145,10 +175,10 @@ class MonteCarlo:
         return {level: band_metrics(y_true, lower, upper) for level, (lower, upper) in self.bands.items()}
 
 
-def monte_carlo(stepper: Stepper, series: ForecastSeries, origins, horizon: int, sigma: float | np.ndarray,
+def monte_carlo(steps: Steps, series: ForecastSeries, origins, horizon: int, sigma: float | np.ndarray,
                 samples: int = 200, mode: str = "known", seed: int = 0) -> MonteCarlo:
     """``samples`` noisy iterated futures of every origin, summarised; seeded."""
-    return MonteCarlo.of(simulate(stepper, series, origins, horizon, mode, sigma, samples, seed), sigma)
+    return MonteCarlo.of(simulate(steps, series, origins, horizon, mode, sigma, samples, seed), sigma)
 
 
 def lead_sigmas(predict: Predict, split: Split) -> np.ndarray:

@@ -2,9 +2,9 @@ r"""The multi-step strategies by name, with their equations: what the Forecast p
 
 Each entry runs one strategy of ``seqlab.forecasting.strategies`` on a Keras
 model and says what it needs: the direct strategy at most the model's own H
-steps, the free run a reservoir (``can_free_run``: decided by the model's
-layers, not its name), the Monte-Carlo ones a noise level and a number of
-samples.
+steps, the free run a model whose architecture's steps free-run (``can_free_run``:
+the echo state network's reservoir), the Monte-Carlo ones a noise level and a
+number of samples.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Callable
 import numpy as np
 
 from seqlab.forecasting.series import ForecastSeries
-from seqlab.forecasting.steppers import ReservoirStepper, WindowStepper, can_free_run, keras_predict
+from seqlab.forecasting.steppers import WindowSteps, can_free_run, free_run_steps, keras_predict
 from seqlab.forecasting.strategies import MonteCarlo, direct, free_run, iterated, monte_carlo
 from seqlab.registry import Registry
 
@@ -63,8 +63,8 @@ def available_strategies(model) -> list[Strategy]:
     return STRATEGIES.list(lambda s: reservoir or not s.free_run)
 
 
-def _stepper(model, series: ForecastSeries, reservoir: bool):
-    return ReservoirStepper(model, series) if reservoir else WindowStepper(keras_predict(model))
+def _steps(model, reservoir: bool):
+    return free_run_steps(model) if reservoir else WindowSteps(keras_predict(model))
 
 
 def _iterated(model, series, origins, horizon, mode="known", samples=1, sigma=0.0, seed=0) -> Outcome:
@@ -77,7 +77,7 @@ def _free_run(model, series, origins, horizon, mode="known", samples=1, sigma=0.
 
 def _sampled(reservoir: bool) -> Callable[..., Outcome]:
     def run(model, series, origins, horizon, mode="known", samples=200, sigma=0.0, seed=0) -> Outcome:
-        mc = monte_carlo(_stepper(model, series, reservoir), series, origins, horizon, sigma, samples, mode, seed)
+        mc = monte_carlo(_steps(model, reservoir), series, origins, horizon, sigma, samples, mode, seed)
         return Outcome(mc.mean, mc)
 
     return run

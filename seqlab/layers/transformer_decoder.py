@@ -4,7 +4,7 @@ The Transformer's counterpart of ``seqlab.layers.decoder.AttentionDecoder``: the
 right, the encoder's outputs and the source mask in, every next token's probabilities out), so a translate model
 trains, scores and decodes alike whichever decoder it has. Training reads the whole target at once (the causal
 mask stands in for "one token at a time"); decoding calls ``step`` once per token, with a key/value cache per
-block, and ``seqlab.models.decoder_steps`` turns that into the decoders' ``next``.
+block, and ``seqlab.models.transformer_seq2seq_steps`` turns that into the decoders' ``next``.
 """
 
 from __future__ import annotations

@@ -69,6 +69,14 @@ def fit_readout(model: keras.Model, data: SequenceData, spec, callbacks: list) -
     fit_in_closed_form(model, data, callbacks, solve)
 
 
+def esn_steps(model: keras.Model):
+    """The reservoir continued from the end of the window, the readout on every state: the free run
+    (``seqlab.models.recurrent_steps``)."""
+    from seqlab.models.recurrent_steps import RecurrentSteps
+
+    return RecurrentSteps(model, free_runs=True)  # the notes' closed loop, on the states the readout was fitted to
+
+
 register_architecture(
     Architecture(
         name="esn",
@@ -90,5 +98,6 @@ register_architecture(
             "input_scaling": Range(0.001, 100.0), "connectivity": Range(0.01, 1.0), "ridge": Range(0.0, 1e6),
         },
         fit=fit_readout,
+        steps=esn_steps,
     )
 )

@@ -17,7 +17,7 @@ notes' ``sinusoidal`` PosEnc(t, 2i) = sin((t-1)/n^{2i/r}).
 The width d is the embedding's (the dataset option ``embedding_dim``) unless
 ``width`` asks for another, and then a Dense projects the embedding to it.
 ``ff_units`` 0 means 4 d, as GPT. Generation steps every block with its
-key/value cache (``seqlab.models.gpt_stepper``).
+key/value cache (``seqlab.models.gpt_steps``).
 
 Keras is imported inside the builder, so registering the architecture does not import TensorFlow.
 """
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 POSITIONS = ("learned", "sinusoidal")
 ACTIVATIONS = ("gelu", "relu")
 FF_MULTIPLE = 4  # ff_units 0: 4 d, as GPT and the original Transformer
-# The layer names the stepper looks for.
+# The layer names its steps look for.
 POSITIONS_LAYER, FINAL_NORM, BLOCK_PREFIX, PROJECTION = "positions", "final_norm", "block_", "projection"
 
 
@@ -90,6 +90,13 @@ def build_gpt(
     return build_task_model(data, body, name="gpt")
 
 
+def gpt_steps(model: keras.Model):
+    """The model one token at a time with every block's key/value cache (``seqlab.models.gpt_steps``)."""
+    from seqlab.models.gpt_steps import GPTSteps
+
+    return GPTSteps(model)
+
+
 register_architecture(
     Architecture(
         name="gpt",
@@ -109,5 +116,6 @@ register_architecture(
         },
         choices={"positions": POSITIONS, "activation": ACTIVATIONS},
         ranges={"heads": Range(1, 64), "width": Range(0, 1024), "ff_units": Range(0, 4096)},
+        steps=gpt_steps,
     )
 )

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from seqlab.checks import Range
 from seqlab.data.sequence_data import SequenceData
+from seqlab.limits import check_memory, check_work
 from seqlab.models.closed_form import fit_in_closed_form
 from seqlab.models.registry import Architecture, register_architecture
 
@@ -30,9 +31,32 @@ if TYPE_CHECKING:
 
 HMM_LAYER = "hmm_next_token"
 EMISSION_SMOOTHING = 1e-3  # lambda: the share of the uniform in every emission row
+# One E-step reads every training window at once. Measured (float64, 2 cores): per token about 3 us plus 60 ns
+# per pair of states; about 100 bytes per token and state (the forward, backward and posterior arrays) plus
+# 16 per window and pair of states (the forward step's (N, K, K) sums).
+SECONDS_PER_TOKEN, SECONDS_PER_TOKEN_PAIR = 3e-6, 60e-9
+BYTES_PER_TOKEN_STATE, BYTES_PER_WINDOW_PAIR = 100, 16
+
+
+def check_baum_welch(data: SequenceData, states: int, iterations: int) -> None:
+    """Refuse Baum-Welch whose E-step memory or whole time, estimated from the options, passes the limits."""
+    windows, steps = data.splits["train"].x.shape
+    tokens = windows * steps
+    smaller = "a shorter lookback or less text (the characters option)"
+    check_memory(
+        tokens * states * BYTES_PER_TOKEN_STATE + windows * states**2 * BYTES_PER_WINDOW_PAIR,
+        f"Baum-Welch's E-step over {windows:,} windows of {steps:,} tokens with {states:,} states",
+        f"use fewer states, {smaller}",
+    )
+    check_work(
+        iterations * tokens * (SECONDS_PER_TOKEN + SECONDS_PER_TOKEN_PAIR * states**2),
+        f"{iterations:,} iterations of Baum-Welch with {states:,} states over {tokens:,} tokens",
+        f"use fewer states or iterations, {smaller}",
+    )
 
 
 def build_hmm(data: SequenceData, states: int, iterations: int) -> keras.Model:
+    check_baum_welch(data, states, iterations)  # before anything is built: the fit is one long step
     import keras
 
     from seqlab.models.hmm_next_token import HMMNextToken
@@ -66,6 +90,13 @@ def fit_baum_welch(model: keras.Model, data: SequenceData, spec, callbacks: list
     fit_in_closed_form(model, data, callbacks, solve)
 
 
+def hmm_steps(model: keras.Model):
+    """The forward state carried from token to token (``seqlab.models.hmm_steps``)."""
+    from seqlab.models.hmm_steps import HMMSteps
+
+    return HMMSteps(model.get_layer(HMM_LAYER).hmm)
+
+
 register_architecture(
     Architecture(
         name="hmm",
@@ -80,5 +111,6 @@ register_architecture(
         defaults={"states": 8, "iterations": 20},
         ranges={"states": Range(1, 256), "iterations": Range(1, 500)},
         fit=fit_baum_welch,
+        steps=hmm_steps,
     )
 )

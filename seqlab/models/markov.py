@@ -54,6 +54,17 @@ def report_counted(model: keras.Model, data: SequenceData, spec, callbacks: list
     fit_in_closed_form(model, data, callbacks)
 
 
+def markov_steps(model: keras.Model):
+    """The chain on its last k ids at every step (``seqlab.models.context_steps``)."""
+    import numpy as np
+    from keras import ops
+
+    from seqlab.models.context_steps import ContextSteps
+
+    chain = model.get_layer(CHAIN_LAYER)
+    return ContextSteps(lambda context: np.exp(ops.convert_to_numpy(chain(context))), window=chain.order)
+
+
 register_architecture(
     Architecture(
         name="markov",
@@ -68,5 +79,6 @@ register_architecture(
         defaults={"order": 3, "alpha": MARKOV_ALPHA},
         ranges={"order": Range(1, 5), "alpha": Range(0.0, 1e3)},
         fit=report_counted,
+        steps=markov_steps,
     )
 )

@@ -11,7 +11,7 @@ including it, the window *left-padded* with the padding id where fewer than
 exactly the held-out positions of every other language model and of the
 baselines, and like them it reads only the window: a recurrent model starts
 each window from a zero state, this one from padding. Generation feeds it the
-last ``T`` ids (``seqlab.generate.window_next``).
+last ``T`` ids (``seqlab.models.context_steps``).
 
 Keras and the layers are imported inside the builder, so registering the
 architecture does not import TensorFlow.
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from seqlab.checks import Range
 from seqlab.data.sequence_data import SequenceData
+from seqlab.models.context_steps import window_steps
 from seqlab.models.registry import Architecture, register_architecture
 
 if TYPE_CHECKING:
@@ -68,5 +69,6 @@ register_architecture(
         build=build_neural_lm,
         defaults={"context": 8, "units": 128},
         ranges={"context": Range(1, 64)},
+        steps=window_steps,
     )
 )

@@ -85,6 +85,13 @@ def build_gru(data: SequenceData, reset_after: bool, **options) -> keras.Model:
     return build_recurrent(data, GRU, "gru", reset_after=check_bool("reset_after", reset_after), **options)
 
 
+def recurrent_steps(model: keras.Model):
+    """The model one step at a time, every cell's state carried (``seqlab.models.recurrent_steps``)."""
+    from seqlab.models.recurrent_steps import RecurrentSteps
+
+    return RecurrentSteps(model)
+
+
 register_architecture(
     Architecture(
         name="simple_rnn",
@@ -98,6 +105,7 @@ register_architecture(
         build=build_simple_rnn,
         defaults={**DEFAULTS, "activation": "tanh", "identity_init": False},
         choices={"activation": ("tanh", "relu", "sigmoid"), "merge_mode": MERGE_MODES},
+        steps=recurrent_steps,
     )
 )
 register_architecture(
@@ -113,6 +121,7 @@ register_architecture(
         build=build_lstm,
         defaults={**DEFAULTS, "variant": "full"},
         choices={"variant": LSTM_VARIANTS, "merge_mode": MERGE_MODES},
+        steps=recurrent_steps,
     )
 )
 register_architecture(
@@ -128,5 +137,6 @@ register_architecture(
         build=build_gru,
         defaults={**DEFAULTS, "reset_after": True},
         choices={"merge_mode": MERGE_MODES},
+        steps=recurrent_steps,
     )
 )

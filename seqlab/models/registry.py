@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Callable
 from seqlab.checks import Range, bounds_table, resolve_against_defaults
 from seqlab.data.registry import check_task
 from seqlab.data.sequence_data import SequenceData
+from seqlab.models.steps import built_as
 from seqlab.registry import Registry
 
 if TYPE_CHECKING:
@@ -42,6 +43,8 @@ class Architecture:
         run_options: options that name a finished run by its id (BERT's
             ``pretrained``); ``build_model`` reads that run from the store the new
             run is written to and ``build`` gets the ``Run`` (``None`` when empty).
+        steps: ``(model) -> seqlab.models.steps.Steps``: the model one step at a time
+            (generation, free run, TBPTT, decoding, serving); ``None``: it reads whole sequences only.
     """
 
     name: str
@@ -56,6 +59,7 @@ class Architecture:
     fit: Callable | None = None
     needs: frozenset[str] = frozenset()
     run_options: tuple[str, ...] = ()
+    steps: Callable | None = None
 
     def as_dict(self) -> dict:
         return {
@@ -117,4 +121,4 @@ def build_model(name: str, data: SequenceData, options: dict | None = None, runs
         if run_id and runs is None:
             raise ValueError(f"Option {option!r} of model {name!r} names run {run_id!r}, but no run store was given.")
         resolved[option] = runs.read(run_id) if run_id else None
-    return arch.build(data, **resolved)
+    return built_as(arch.build(data, **resolved), name)  # its steps are its architecture's

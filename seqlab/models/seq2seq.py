@@ -116,6 +116,13 @@ def build_seq2seq(data: SequenceData, cell: str, units: int, layers: int, bidire
     return TaskModel([source, target_in], probabilities, name=f"seq2seq_{attention}_translate")
 
 
+def seq2seq_steps(model: keras.Model):
+    """The decoder one token at a time, its states carried (``seqlab.models.seq2seq_steps``)."""
+    from seqlab.models.seq2seq_steps import RecurrentDecoderSteps
+
+    return RecurrentDecoderSteps(model)
+
+
 register_architecture(
     Architecture(
         name="seq2seq",
@@ -135,5 +142,6 @@ register_architecture(
         choices={"cell": CELLS, "attention": ATTENTIONS, "score": SCORES},
         ranges={"half_width": Range(1, 50), "teacher_forcing": Range(0.0, 1.0), "layers": Range(1, 4),
                 "embedding_dim": Range(1, 1024)},
+        steps=seq2seq_steps,
     )
 )

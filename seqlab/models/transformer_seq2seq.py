@@ -10,7 +10,8 @@ layer and a softmax give every next token's probabilities.
 
 The model is ``[source (B, S), target_in (B, L)] -> (B, L, V)``, the recurrent ``seq2seq``'s inputs and
 outputs, with the same nested ``encoder`` model (``source -> values``) and ``decoder`` layer: training, the
-metrics, the free-running loss, decoding (``seqlab.models.decoder_steps``) and the SavedModel take it unchanged.
+metrics, the free-running loss, decoding (its steps: ``seqlab.models.transformer_seq2seq_steps``) and the
+SavedModel take it unchanged.
 
 Keras and the layers are imported inside the builder: registering (and listing) must not import TensorFlow.
 """
@@ -64,6 +65,13 @@ def build_transformer_seq2seq(data: SequenceData, positions: str, **options) -> 
     return TaskModel([source, target_in], probabilities, name="transformer_seq2seq_translate")
 
 
+def transformer_seq2seq_steps(model: keras.Model):
+    """The decoder one token at a time with its key/value caches (``seqlab.models.transformer_seq2seq_steps``)."""
+    from seqlab.models.transformer_seq2seq_steps import TransformerDecoderSteps
+
+    return TransformerDecoderSteps(model)
+
+
 register_architecture(
     Architecture(
         name="transformer_seq2seq",
@@ -82,5 +90,6 @@ register_architecture(
         defaults=DEFAULTS,
         choices={**ENCODER_CHOICES, "positions": POSITIONS},
         ranges=ENCODER_RANGES,
+        steps=transformer_seq2seq_steps,
     )
 )

@@ -48,7 +48,7 @@ MARKOV_ORDERS = (1, 2, 3, 4, 5)
 # Add-alpha of the Markov baselines and the markov architecture's default: measured on pydoc (char, order 4),
 # alpha 1 gives 2.91 bits per character, 0.1 gives 2.18, 0.01 gives 2.07 (smoothing mass spread over V).
 MARKOV_ALPHA = 0.01
-MARKOV_BATCH = 64  # windows scored at once: (64, T, V) log-probabilities
+MARKOV_CELLS = 4_000_000  # log-probabilities (b, T, V) scored at once: 32 MB for each of the lookup's arrays
 HEAD_LAYER = "next_token"
 
 
@@ -83,8 +83,9 @@ def markov_predictions(chain, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray,
     import keras
 
     p_true, choices = np.empty(y.shape), np.empty(y.shape, dtype="int64")
-    for start in range(0, len(x), MARKOV_BATCH):
-        rows = slice(start, start + MARKOV_BATCH)
+    batch = max(1, MARKOV_CELLS // (y.shape[1] * chain.vocab_size))  # a large vocabulary: fewer windows at once
+    for start in range(0, len(x), batch):
+        rows = slice(start, start + batch)
         log_probs = keras.ops.convert_to_numpy(chain(x[rows]))  # (b, T, V): log p(next | the window so far)
         p_true[rows] = np.exp(np.take_along_axis(log_probs, y[rows][..., None], axis=-1)[..., 0])
         choices[rows] = log_probs.argmax(axis=-1)

@@ -8,11 +8,13 @@ inputs, preprocessor and assets (``seqlab.tasks.task.Task``).
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from seqlab.bounded_json import RECORD_BYTES, read_json
 from seqlab.data.scaler import Scaler
 from seqlab.data.sequence_data import SequenceData
 
@@ -80,12 +82,12 @@ def save_scaler(folder: Path, data: SequenceData) -> list[str]:
 def load_scaler(folder: Path) -> dict:
     """``{"scaler": Scaler}`` from ``scaler.json``; ``{}`` for a run saved before runs kept it."""
     path = Path(folder) / SCALER_FILE
-    if not path.is_file():
+    if not os.path.lexists(path):
         return {}
     try:
-        stats = json.loads(path.read_text())
+        stats = read_json(path, SCALER_FILE, RECORD_BYTES)
         scaler = Scaler(np.asarray(stats["mean"], dtype="float64"), np.asarray(stats["std"], dtype="float64"))
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as err:
+    except (ValueError, KeyError, TypeError) as err:
         raise ValueError(f"{path} is damaged ({type(err).__name__}): delete the run or train it again.") from None
     if scaler.mean.shape != scaler.std.shape or scaler.mean.ndim != 1:
         raise ValueError(f"{path}: mean and std must be two lists of equal length; delete the run or train it again.")

@@ -16,9 +16,11 @@ sentences are masked (``mask_zero``): recurrent bodies skip the padding.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from seqlab.bounded_json import TOKENIZER_BYTES, read_json
 from seqlab.data.sequence_data import SequenceData
 from seqlab.tasks.numeric import InputSpec, load_scaler, numeric_inputs, save_scaler, scale_inputs
 from seqlab.text import PAD_ID, Tokenizer
@@ -65,11 +67,11 @@ def save_tokenizer(folder: Path, data: SequenceData) -> list[str]:
 def load_tokenizer(folder: Path) -> dict:
     """``{"tokenizer": Tokenizer}`` from ``tokenizer.json``."""
     path = Path(folder) / TOKENIZER_FILE
-    if not path.is_file():
+    if not os.path.lexists(path):
         raise ValueError(f"{path} is missing: a text run keeps its tokeniser there; train the run again.")
     try:
-        return {"tokenizer": Tokenizer.from_dict(json.loads(path.read_text(encoding="utf-8")))}
-    except (ValueError, UnicodeDecodeError) as err:
+        return {"tokenizer": Tokenizer.from_dict(read_json(path, TOKENIZER_FILE, TOKENIZER_BYTES))}
+    except ValueError as err:
         raise ValueError(f"{path} is damaged ({err}): delete the run or train it again.") from None
 
 
@@ -91,4 +93,4 @@ def save_sequence_assets(folder: Path, data: SequenceData) -> list[str]:
 def load_sequence_assets(folder: Path) -> dict:
     """Whichever of ``tokenizer.json`` and ``scaler.json`` the run kept."""
     folder = Path(folder)
-    return load_tokenizer(folder) if (folder / TOKENIZER_FILE).is_file() else load_scaler(folder)
+    return load_tokenizer(folder) if os.path.lexists(folder / TOKENIZER_FILE) else load_scaler(folder)

@@ -24,10 +24,12 @@ architecture builds its whole model (``seqlab.models.seq2seq``), so the task has
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
 
+from seqlab.bounded_json import TOKENIZER_BYTES, read_json
 from seqlab.data.sequence_data import SequenceData
 from seqlab.data.text_pairs import EOS_ID, START_ID, TARGET_SPECIALS
 from seqlab.tasks.metrics import BLEU, CHRF, EXACT_MATCH, TOKEN_ACCURACY
@@ -133,14 +135,14 @@ def save_tokenizers(folder: Path, data: SequenceData) -> list[str]:
 def load_tokenizers(folder: Path) -> dict:
     """``{"tokenizer": source (None for a source of numbers), "target_tokenizer": target}``."""
     path = Path(folder) / TARGET_TOKENIZER_FILE
-    try:
-        target = Tokenizer.from_dict(json.loads(path.read_text(encoding="utf-8")))
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         raise ValueError(f"{path} is missing: a translation run keeps its target tokeniser there; train the run "
-                         "again.") from None
-    except (ValueError, UnicodeDecodeError) as err:
+                         "again.")
+    try:
+        target = Tokenizer.from_dict(read_json(path, TARGET_TOKENIZER_FILE, TOKENIZER_BYTES))
+    except ValueError as err:
         raise ValueError(f"{path} is damaged ({err}): delete the run or train it again.") from None
-    source = load_tokenizer(folder) if (Path(folder) / TOKENIZER_FILE).is_file() else {"tokenizer": None}
+    source = load_tokenizer(folder) if os.path.lexists(Path(folder) / TOKENIZER_FILE) else {"tokenizer": None}
     return {**source, "target_tokenizer": target}
 
 

@@ -31,13 +31,13 @@ TRANSLATE_ENDPOINT = "translate"
 def export_translator(model: keras.Model, data: SequenceData, path: Path) -> None:
     import tensorflow as tf
 
-    from seqlab.models.decoder_steps import decoder_steps  # here: the models import the tasks
+    from seqlab.models.steps import steps_of  # here: the models import the tasks
     from seqlab.tasks.task import serve_archive
     from seqlab.tasks.translate import EOS_ID, START_ID, target_tokenizer_of, translate_inputs
     from seqlab.text import PAD_ID
     from seqlab.text.layers import tokenizer_layer
 
-    steps, target, length = decoder_steps(model), target_tokenizer_of(data), data.horizon
+    steps, target, length = steps_of(model), target_tokenizer_of(data), data.horizon
     carried = steps.carried()
     archive = serve_archive(model)
     vocabulary = tf.constant(target.vocab)
@@ -50,7 +50,7 @@ def export_translator(model: keras.Model, data: SequenceData, path: Path) -> Non
             previous = tf.cast(tf.argmax(probabilities, axis=-1), tf.int32)
             return t + 1, previous, tf.concat([ids, previous[:, None]], axis=1), state
 
-        n, state = tf.shape(source)[0], steps.first(source)
+        n, state = tf.shape(source)[0], steps.start(source)
         start = (tf.constant(0), tf.fill([n], START_ID), tf.zeros([n, 0], tf.int32), state)
         # A loop in the graph, not L unrolled steps: the decoder is traced once, not L times. The ids written
         # grow by a column per step; the carried state keeps its shapes (a Transformer's caches are full-size).
@@ -69,7 +69,7 @@ def export_translator(model: keras.Model, data: SequenceData, path: Path) -> Non
     else:  # a source of numbers (an image's rows) in its own units
         translate = tf.function(greedy, input_signature=[source_signature])
 
-    encode = tf.function(steps.first, input_signature=[source_signature])
+    encode = tf.function(steps.start, input_signature=[source_signature])
 
     @tf.function(input_signature=[
         tf.TensorSpec([None], tf.int32), tf.TensorSpec([None, data.lookback, steps.width], tf.float32),

@@ -43,6 +43,9 @@ from seqlab.training.optimizer import compile_model
 from seqlab.training.spec import ExperimentSpec
 from seqlab.training.tbptt import tbptt_fit
 
+# How TensorFlow's file writes fail on a full disk (ENOSPC), a file size limit (EFBIG) or a refused write.
+FILE_WRITE_ERRORS = (tf.errors.ResourceExhaustedError, tf.errors.OutOfRangeError, tf.errors.PermissionDeniedError)
+
 
 def shuffled_batches(inputs, y, batch_size: int, seed: int) -> tf.data.Dataset:
     """Endless batches of the windows, reshuffled every pass, prepared ahead of the step that reads them."""
@@ -102,6 +105,7 @@ def run_experiment(
     spec = spec.resolved()
     name = check_name(name)  # a bad name fails now, not after training
     signing_key()  # a run is signed when written: an unwritable key folder fails now, not after training
+    store.check_writable()  # so does a store below a file or a read-only one
     keras.utils.set_random_seed(spec.seed)
     data = load_dataset(spec.dataset, **spec.data_options)
     for note in data.notes:
@@ -165,7 +169,10 @@ def run_experiment(
         np.savez_compressed(folder / "predictions.npz", **evaluation.predictions)
         model.save(folder / "model.keras")
         emit({"type": "status", "message": "exporting the TensorFlow SavedModel"})
-        task.export(model, data, folder / "savedmodel")
+        try:
+            task.export(model, data, folder / "savedmodel")
+        except FILE_WRITE_ERRORS as err:  # TensorFlow's own writes report a full disk so, not as an OSError
+            raise OSError(f"exporting the SavedModel failed: {err.message}") from err
 
     run_id = store.new_run_id(spec.dataset, spec.model)
     path = store.write(run_id, fill)

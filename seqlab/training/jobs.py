@@ -136,6 +136,7 @@ class JobManager:
 
     def submit(self, spec: ExperimentSpec, name: str | None = None) -> Job:
         spec.resolved()  # refuse a bad spec or name now, in the caller, with its message
+        self.store.check_writable()  # and a store no run could be written to, before it queues
         job = Job(spec, check_name(name))
         with self._lock:
             unfinished = sum(not j.done for j in self.jobs)

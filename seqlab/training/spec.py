@@ -10,6 +10,7 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 
+from seqlab.bounded_json import check_depth
 from seqlab.checks import RANGES, shown
 from seqlab.data.registry import get_dataset, resolve_options
 from seqlab.models.registry import get_architecture, resolve_model_options
@@ -177,11 +178,17 @@ class ExperimentSpec:
         data_keys = set(get_dataset(self.dataset).defaults)
         model_keys = set(get_architecture(self.model).defaults)
         top, data, model = {}, dict(self.data_options), dict(self.model_options)
+        given = {}  # (where it goes, its name) -> (the key that set it, the value): two keys must not disagree
         for key, value in overrides.items():
             if not isinstance(key, str):
                 raise ValueError(f"A setting's name must be text, got {shown(key)}.")
             value = parse_value(value)
             group, _, name = key.rpartition(".")
+            target = (group or ("" if key in fields else "data" if key in data_keys else "model"), name)
+            first, before = given.setdefault(target, (key, value))
+            if first != key and before != value:
+                raise ValueError(f"{first}={shown(before)} and {key}={shown(value)} set the same option to different "
+                                 "values; give it only once.")
             if group == "data" and name in data_keys:
                 data[name] = value
             elif group == "model" and name in model_keys:
@@ -223,9 +230,10 @@ class ExperimentSpec:
 def parse_value(value):
     if not isinstance(value, str):
         return value
+    check_depth(value, f"The value {shown(value)}")  # before the parser, which recurses once per level
     try:
         return json.loads(value)
-    except (ValueError, RecursionError):  # not JSON, an integer of thousands of digits, or nested too deep
+    except ValueError:  # not JSON, or an integer of thousands of digits
         return value
 
 

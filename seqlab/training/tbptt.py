@@ -24,7 +24,9 @@ steps that the backward pass covers. The head is the forecaster's own
 which is what is validated, tested and exported (from a zero state: its
 lookback must be long enough to forget that start).
 
-Supported: a stack of unidirectional recurrent layers between the model's
+The model runs from a carried state through its architecture's steps
+(``seqlab.models.steps``, ``read``), so what is supported is what they
+support: a stack of unidirectional recurrent layers between the model's
 scaling and its head (``simple_rnn``, ``lstm``, ``gru`` without
 ``bidirectional``); anything else is refused with a ValueError.
 """
@@ -37,46 +39,41 @@ import tensorflow as tf
 
 from seqlab.data.sequence_data import SequenceData
 from seqlab.data.windowing import make_windows, split_points
+from seqlab.models.steps import Steps, steps_of
 from seqlab.models.task_model import EVAL_BATCH_SIZE
 
 
-class TruncatedBPTT:
-    """Stateful updates of a compiled ``model`` by TBPTT(k1, k2), sharing its weights and optimizer."""
+def tbptt_steps(model: keras.Model) -> Steps:
+    """The steps of a model that TBPTT can train: a stack of unidirectional recurrent layers (module docstring)."""
+    try:
+        return steps_of(model)
+    except ValueError as err:
+        raise ValueError(
+            f"tbptt needs a stack of unidirectional recurrent layers (simple_rnn, lstm, gru) to carry the state "
+            f"from one update to the next: {err}"
+        ) from None
 
-    def __init__(self, model: keras.Model, k1: int, k2: int):
-        self.model, self.k1, self.k2 = model, k1, k2
+
+class TruncatedBPTT:
+    """Stateful updates of a compiled ``model`` by TBPTT(k1, k2), sharing its weights and optimizer.
+
+    ``steps`` (``tbptt_steps``) runs the model over a span from a carried state.
+    """
+
+    def __init__(self, model: keras.Model, steps: Steps, k1: int, k2: int):
+        self.model, self.steps, self.k1, self.k2 = model, steps, k1, k2
         self.length = max(k1, k2)  # L: steps run per update
         # Segment ends within a run of L steps: where the gradient is cut, where the carry is taken.
         self.bounds = sorted({0, self.length - k2, k1, self.length})
-        self.layers = [self._stepwise(layer) for layer in model.layers if not isinstance(layer, keras.layers.InputLayer)]
         self.loss_fn = keras.losses.get(model.loss)
         self._update = tf.function(self._update_step)
 
-    def _stepwise(self, layer):
-        if isinstance(layer, keras.layers.RNN) and not layer.go_backwards:
-            # The same cell (the same weights), returning every step and the final state.
-            return keras.layers.RNN(layer.cell, return_sequences=True, return_state=True, name=f"{layer.name}_stateful")
-        if isinstance(layer, (keras.layers.Normalization, keras.layers.Dense)):
-            return layer  # acts on the last axis: the same at every step
-        raise ValueError(
-            f"tbptt needs a stack of unidirectional recurrent layers (simple_rnn, lstm, gru); model "
-            f"{self.model.name!r} has layer {layer.name!r} ({type(layer).__name__})."
-        )
-
-    def initial_states(self, batch: int) -> list:
-        return [layer.cell.get_initial_state(batch) for layer in self.layers if isinstance(layer, keras.layers.RNN)]
+    def initial_states(self, batch: int) -> tuple:
+        return self.steps.start(batch)
 
     def run(self, x, states, training=False):
         """The layers over ``x`` ``(B, s, F)`` from ``states``: outputs ``(B, s, H)`` and the new states."""
-        new_states = []
-        for layer in self.layers:
-            if isinstance(layer, keras.layers.RNN):
-                out = layer(x, initial_state=states[len(new_states)], training=training)
-                x = out[0]
-                new_states.append(list(out[1:]))
-            else:
-                x = layer(x, training=training)
-        return x, new_states
+        return self.steps.read(x, states, training=training)
 
     def loss(self, x, y, states, training=True):
         """Loss of one update over ``x``, ``y`` (L steps) from ``states``, and the carry.
@@ -140,7 +137,7 @@ def tbptt_fit(model: keras.Model, data: SequenceData, spec, callbacks: list) -> 
             "TBPTT trains on one long stream of single rows, which cannot carry the inputs known over the "
             "horizon: turn the dataset option known_future off, or train without tbptt."
         )
-    trainer = TruncatedBPTT(model, k1, k2)
+    trainer = TruncatedBPTT(model, tbptt_steps(model), k1, k2)
     x, y = training_streams(data, spec.batch_size, trainer.length)
     starts = range(0, x.shape[1] - trainer.length + 1, k1)
     val = data.splits["val"]

@@ -77,3 +77,13 @@ def test_a_prompt_of_unknown_characters_is_an_error_not_a_traceback(open_page, l
     at.button(key="generate.go").click().run()
     assert not at.exception
     assert "unknown" in texts(at.error) and not spans(at)
+
+
+def test_a_deeply_nested_tokenizer_is_an_error_not_a_crash(open_page, runs_dir, tiny_language_run):
+    copy_run(runs_dir, tiny_language_run)
+    folder = runs_dir / tiny_language_run.run_id
+    (folder / "manifest.json").unlink()  # written before manifests: listed, and nothing checks its hashes
+    (folder / "tokenizer.json").write_text("[" * 100_000 + "]" * 100_000)
+    at = open_page("pages/generate.py")
+    assert not at.exception
+    assert "Cannot read the tokeniser" in texts(at.error) and "nests arrays or objects" in texts(at.error)

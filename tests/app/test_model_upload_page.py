@@ -146,3 +146,39 @@ def test_an_uploaded_text_savedmodel_serves_typed_texts_through_its_string_endpo
     assert not at.exception and not at.error
     table = at.dataframe[-1].value
     assert list(table["text"]) == ["a superb film", "dull"] and table.shape == (2, 4)  # text and 3 probabilities
+
+
+def hostile_uploads(trained_run, tmp_path) -> dict:
+    """name -> (bytes, what the error says): the upload classes that took a traceback or the server's memory."""
+    from tests.test_keras_file import rewrite_config
+
+    clash = io.BytesIO()
+    with zipfile.ZipFile(clash, "w") as archive:
+        archive.writestr("a", "a file")
+        archive.writestr("a/b", "a file in a folder of the same name")
+
+    def torch(config):
+        layer = next(l for l in config["config"]["layers"] if l["class_name"] == "Dense")
+        layer.update(class_name="TorchModuleWrapper", config={"name": "t", "module": "gASVAAAAAAAAAACMBG5vbmWULg=="})
+        return config
+
+    def wide(config):
+        layer = next(l for l in config["config"]["layers"] if l["class_name"] == "Dense")
+        layer["config"]["units"] = 2_000_000_000
+        return config
+
+    return {
+        "clash.zip": (clash.getvalue(), "holds both a file and a folder named 'a'"),
+        "torch.keras": (rewrite_config(trained_run.keras_path, tmp_path / "t.keras", torch).read_bytes(),
+                        "names Keras's TorchModuleWrapper"),
+        "wide.keras": (rewrite_config(trained_run.keras_path, tmp_path / "w.keras", wide).read_bytes(),
+                       "asks for more than 5,000,000 weights"),
+    }
+
+
+def test_a_hostile_model_upload_is_an_error_not_a_traceback(open_page, trained_run, tmp_path):
+    at = open_page("pages/models.py")
+    for name, (data, message) in hostile_uploads(trained_run, tmp_path).items():
+        at.file_uploader(key="models.upload.file").set_value((name, data, "application/zip")).run()
+        assert not at.exception
+        assert "Could not load the model" in texts(at.error) and message in texts(at.error), name

@@ -86,6 +86,8 @@ def test_broken_runs_are_listed_with_the_reason_and_can_be_deleted(open_page, ru
     warnings = texts(at.warning)
     assert "meta.json must hold a JSON object" in warnings
     assert "model.keras was changed" in warnings and "saved_model.pb was changed" in warnings
+    assert "nests arrays or objects more than 100 levels" in warnings
+    assert "manifest.json is not a regular file" in warnings
     assert len(at.selectbox(key="models.run").options) == 1
     for name in names:
         at.button(key=f"models.delete.{name}").click().run()
@@ -95,6 +97,18 @@ def test_broken_runs_are_listed_with_the_reason_and_can_be_deleted(open_page, ru
         assert not (runs_dir / name).exists() and name not in texts(at.warning)
     assert [p.name for p in runs_dir.iterdir()] == [with_run]
     assert at.selectbox(key="models.run").value == with_run
+
+
+def test_a_broken_folder_whose_name_is_no_run_id_can_be_deleted(open_page, runs_dir, with_run):
+    odd = runs_dir / "my run (copy)"  # a copy made by hand: listed as broken, so it must be deletable
+    odd.mkdir()
+    (odd / "spec.json").write_text("{")
+    at = open_page("pages/models.py")
+    assert "my run (copy)" in texts(at.warning)
+    at.button(key=f"models.delete.{odd.name}").click().run()
+    at.button(key=f"models.delete_yes.{odd.name}").click().run()
+    assert not at.exception and not at.error
+    assert not odd.exists() and (runs_dir / with_run).is_dir()
 
 
 def test_an_untrusted_savedmodel_asks_before_loading(open_page, runs_dir, with_run, monkeypatch, tmp_path):

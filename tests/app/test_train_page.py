@@ -70,6 +70,15 @@ def test_bad_setting_is_an_error_not_a_traceback(open_page):
     assert at.button(key="train.submit").disabled
 
 
+def test_a_store_no_run_could_be_written_to_is_said_before_training(open_page, runs_dir, monkeypatch):
+    (runs_dir.parent / "a_file").write_text("not a folder")
+    monkeypatch.setenv("SEQLAB_RUNS_DIR", str(runs_dir.parent / "a_file" / "runs"))
+    at = _choose(open_page("pages/train.py"))
+    assert not at.exception
+    assert "cannot be made below" in texts(at.error) and "a_file" in texts(at.error)
+    assert at.button(key="train.submit").disabled
+
+
 def test_second_job_queues_behind_the_first(open_page):
     at = _choose(open_page("pages/train.py"), epochs=200)
     at.button(key="train.submit").click().run()
@@ -286,3 +295,13 @@ def test_a_link_opens_the_same_settings(runs_dir):
     assert shared.selectbox(key="train.model.forecast").value == "gru"
     assert shared.number_input(key="train.arch.gru.units").value == 12
     assert shared.number_input(key="train.fit.epochs").value == 3
+
+
+def test_a_dataset_past_the_servers_work_limit_is_said_before_training(open_page, monkeypatch):
+    monkeypatch.setenv("SEQLAB_MAX_WORK_SECONDS", "1")  # numbers_en_de's 10,000 numbers: about 3 s to write out
+    at = open_page("pages/train.py")
+    at.selectbox(key="train.dataset").set_value("numbers_en_de").run()
+    assert not at.exception
+    assert "cannot be trained: Writing out 10,000 numbers" in texts(at.error)
+    assert "SEQLAB_MAX_WORK_SECONDS" in texts(at.error)
+    assert at.button(key="train.submit").disabled

@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 
 from seqlab.data import get_dataset, load_dataset
 from seqlab.data.numbers_en_de import numbers_frame
@@ -27,3 +28,16 @@ def test_a_range_of_numbers_and_the_registry_entry():
     assert data.frame["number"].min() == 100 and len(data.frame) == 100 and data.options["first"] == 100
     assert np.array_equal(np.sort(data.frame["number"]), np.arange(100, 200))
     assert get_dataset("numbers_en_de").task == "translate"
+
+
+def test_a_range_too_long_to_write_out_is_refused_before_any_number_is(monkeypatch):
+    import num2words
+
+    def never(*args, **kwargs):
+        raise AssertionError("a number was written out before the check")
+
+    monkeypatch.setattr(num2words, "num2words", never)
+    monkeypatch.setenv("SEQLAB_MAX_WORK_SECONDS", "1")
+    with pytest.raises(ValueError, match=r"^Writing out 12,000 numbers in words would take about 3 s, more than 1 s "
+                                         r"\(.*SEQLAB_MAX_WORK_SECONDS.*\); choose a shorter range from first to last"):
+        load_dataset("numbers_en_de", first=0, last=11_999)

@@ -53,6 +53,10 @@ def test_sine_is_seeded_and_options_reach_the_generator():
         ("sine", {"length": 10**7}, r"length must lie in \[10, 1000000\] for dataset 'sine'"),
         ("mackey_glass", {"length": 10**6}, r"length must lie in \[10, 100000\]"),
         ("copy", {"symbols": 27}, r"symbols must lie in \[2, 26\]"),
+        # Generated pairs and texts: refused from their options, before any is made.
+        ("numbers_en_de", {"last": 10**9}, "Writing out 1,000,000,001 numbers .* more than 60 s"),
+        ("toy_pairs", {"samples": 10**6, "max_length": 1000}, r"The pairs .* would take 7,633 MB, more than 512 MB"),
+        ("written_dates", {"samples": 10**6}, "Writing out 1,000,000 dates would take about 75 s, more than 60 s"),
     ],
 )
 def test_requests_that_would_exhaust_the_machine_are_refused_at_once(name, options, message):

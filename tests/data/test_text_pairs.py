@@ -75,6 +75,7 @@ def test_word_tokenisers_on_both_sides():
     [
         (["a"], ["b", "c"], None, "1 sources but 2 targets"),
         (["", " "], ["b", "c"], None, "Every one of the 2 pairs has an empty side"),
+        (["\u200b", "a"], ["b", "\u2800\ufeff"], None, "Every one of the 2 pairs has an empty side"),  # invisible
         (["a", "b"], ["c", "d"], None, r"Too few pairs: 2 pairs leave the val and test split\(s\) empty"),
         (["a", "b"], ["c", "d"], ["train", "exam"], "split must name one of"),
     ],

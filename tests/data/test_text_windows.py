@@ -54,3 +54,34 @@ def test_pydoc_is_registered_with_word_and_bpe_tokenisers():
 def test_bad_text_options_are_clear_errors(options, message):
     with pytest.raises(ValueError, match=message):
         load_dataset("pydoc", **options)
+
+
+@pytest.fixture
+def no_windows(monkeypatch):
+    """Any window cut fails the test: a refusal must come before."""
+
+    def never(*args, **kwargs):
+        raise AssertionError("windows were cut before the check")
+
+    monkeypatch.setattr("seqlab.data.text_windows.next_token_windows", never)
+
+
+@pytest.mark.parametrize(
+    "limit, value, options, message",
+    [
+        ("SEQLAB_MAX_WORK_SECONDS", "1", {},
+         r"^Counting the Markov chains of orders 1 to 5 over 90,000 training tokens would take about 2 s, more than "
+         r"1 s .*SEQLAB_MAX_WORK_SECONDS.*the characters option"),
+        ("SEQLAB_MAX_DATA_MB", "5", {},
+         r"^Counting the Markov chains of orders 1 to 5 over 90,000 training tokens would take 10 MB, more than 5 MB"),
+        ("SEQLAB_MAX_DATA_MB", "20", {"tokenizer": "bpe", "vocab_size": 3000},
+         r"^The predicted probabilities of \d+ test windows of 64 tokens over a vocabulary of [\d,]+ would take "
+         r"\d+ MB, more than 20 MB .*vocab_size"),
+    ],
+)
+def test_a_text_its_runs_could_not_be_judged_on_is_refused_before_any_window(
+    monkeypatch, no_windows, limit, value, options, message
+):
+    monkeypatch.setenv(limit, value)
+    with pytest.raises(ValueError, match=message):
+        load_dataset("pydoc", characters=100_000, **options)

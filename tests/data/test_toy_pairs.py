@@ -22,3 +22,27 @@ def test_loaded_with_options():
     with pytest.raises(ValueError, match="max_length .* is below min_length"):
         load_dataset("toy_pairs", min_length=5, max_length=3)
     assert "reverse" in get_dataset("toy_pairs").description
+
+
+@pytest.fixture
+def no_drawing(monkeypatch):
+    """Any string drawn fails the test: a refusal must come before."""
+
+    def never(*args, **kwargs):
+        raise AssertionError("strings were drawn before the check")
+
+    monkeypatch.setattr("seqlab.data.toy_pairs.np.random.default_rng", never)
+
+
+def test_pairs_too_large_for_memory_are_refused_before_any_is_drawn(monkeypatch, no_drawing):
+    monkeypatch.setenv("SEQLAB_MAX_DATA_MB", "1")
+    with pytest.raises(ValueError, match=r"^The pairs \(1,000 of up to 200 characters\) would take 2 MB, more than "
+                                         r"1 MB .*SEQLAB_MAX_DATA_MB.*; use fewer samples or shorter strings"):
+        load_dataset("toy_pairs", samples=1000, min_length=1, max_length=200)
+
+
+def test_pairs_too_long_to_draw_are_refused_before_any_is(monkeypatch, no_drawing):
+    monkeypatch.setenv("SEQLAB_MAX_WORK_SECONDS", "1")
+    with pytest.raises(ValueError, match=r"^Drawing and tokenising 20,000 pairs of up to 100 characters would take "
+                                         r"about 2 s, more than 1 s .*SEQLAB_MAX_WORK_SECONDS"):
+        load_dataset("toy_pairs", samples=20_000, min_length=100, max_length=100)

@@ -61,3 +61,11 @@ def test_the_command_line_and_the_upload_name_the_file(tmp_path):
     import seqlab.app.pairs_upload  # noqa: F401  registers the upload
 
     assert set(UPLOADS.get("pairs").options) == set(FILE_DEFAULTS) <= set(get_dataset("pairs").defaults)
+
+
+def test_a_file_of_invisible_characters_only_is_refused(tmp_path):
+    # Zero-width spaces, word joiners and Hangul fillers survive str.strip, yet show nothing: once they trained.
+    path = tmp_path / "blank.tsv"
+    path.write_text("\u200b\t\u200b\n" * 20 + "\u3164\t\u2060\u00a0\n" * 20, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"lines 1, 2, .* \(40 lines\) have an empty source or target"):
+        load_dataset("pairs", path=str(path))

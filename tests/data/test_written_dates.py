@@ -104,3 +104,24 @@ def test_a_bidirectional_gru_tags_better_than_a_forward_only_one(tmp_path):
         accuracy[bidirectional] = run_experiment(spec, store=RunStore(tmp_path)).metrics["model"]["accuracy"]
     # Seeds 0 and 1 gave 75 % forward-only and 95 % bidirectional: the first letters of a number need what follows.
     assert accuracy[True] > accuracy[False] + 0.1, accuracy
+
+
+@pytest.fixture
+def no_writing(monkeypatch):
+    def never(*args, **kwargs):
+        raise AssertionError("a date was written out before the check")
+
+    monkeypatch.setattr("seqlab.data.written_dates.date_fields", never)
+
+
+def test_too_many_dates_to_write_out_are_refused_before_any_is(monkeypatch, no_writing):
+    monkeypatch.setenv("SEQLAB_MAX_WORK_SECONDS", "1")
+    with pytest.raises(ValueError, match=r"^Writing out 20,000 dates would take about 2 s, more than 1 s "
+                                         r".*SEQLAB_MAX_WORK_SECONDS.*; use fewer samples"):
+        load_dataset("written_dates", samples=20_000)
+
+
+def test_texts_too_large_for_memory_are_refused_before_any_is_written(monkeypatch, no_writing):
+    monkeypatch.setenv("SEQLAB_MAX_DATA_MB", "1")
+    with pytest.raises(ValueError, match=r"^The texts \(5,000 of 64 steps x 1 features\) would take 2 MB, more"):
+        load_dataset("written_dates", samples=5000)

@@ -6,7 +6,7 @@ import pytest
 from seqlab.forecasting import band_metrics
 from seqlab.forecasting.exogenous import exogenous_path
 from seqlab.forecasting.series import ForecastSeries
-from seqlab.forecasting.steppers import WindowStepper, can_free_run, keras_predict
+from seqlab.forecasting.steppers import WindowSteps, can_free_run, keras_predict
 from seqlab.forecasting.strategies import direct, free_run, iterated, lead_sigmas, monte_carlo, simulate
 
 A, B, C = 0.9, 0.5, 0.1  # y_t = A y_{t-1} + B x_{t-1} + C: the hand-made one-step model
@@ -101,7 +101,7 @@ def test_no_value_after_the_origin_changes_the_forecast_but_a_known_input(mode):
     for strategy in (
         lambda s: direct(known_model, s, [o], mode=mode),
         lambda s: iterated(known_model, s, [o], 6, mode=mode),
-        lambda s: monte_carlo(WindowStepper(known_model), s, [o], 6, sigma=0.3, samples=20, mode=mode).samples,
+        lambda s: monte_carlo(WindowSteps(known_model), s, [o], 6, sigma=0.3, samples=20, mode=mode).samples,
     ):
         np.testing.assert_array_equal(strategy(series), strategy(other))
     if mode == "known":  # the what-if: a known input changed after the origin moves the forecast
@@ -115,7 +115,7 @@ def test_monte_carlo_mean_approaches_iterated_as_sigma_shrinks_and_bands_widen()
     series = make_series()
     origins, steps = np.array([12, 33]), 8
     exact = iterated(linear_model, series, origins, steps)
-    stepper = WindowStepper(linear_model)
+    stepper = WindowSteps(linear_model)
     errors = [np.abs(monte_carlo(stepper, series, origins, steps, sigma=s, samples=400).mean - exact).max()
               for s in (0.5, 0.05, 0.0)]
     assert errors[0] > errors[1] > errors[2] == 0
@@ -141,7 +141,7 @@ def test_simulation_is_one_batch_per_step():
         batches.append(len(window))
         return linear_model(window)
 
-    simulate(WindowStepper(counting), series, [10, 20, 30], 5, sigma=0.1, samples=7)
+    simulate(WindowSteps(counting), series, [10, 20, 30], 5, sigma=0.1, samples=7)
     assert batches == [21] * 5
 
 
@@ -160,7 +160,7 @@ def test_monte_carlo_bands_of_the_true_noise_cover_near_nominal():
     series = make_series(rows=400)
     rng = np.random.default_rng(3)
     origins = np.arange(10, 390, 3)
-    mc = monte_carlo(WindowStepper(linear_model), series, origins, 1, sigma=0.2, samples=500)
+    mc = monte_carlo(WindowSteps(linear_model), series, origins, 1, sigma=0.2, samples=500)
     truth = iterated(linear_model, series, origins, 1) + 0.2 * rng.standard_normal((len(origins), 1))
     coverage = mc.band_metrics(truth)
     assert coverage[95]["coverage"] == pytest.approx(0.95, abs=0.05)
@@ -206,7 +206,7 @@ def test_direct_equals_model_predict_on_a_real_run(runs):
 def test_monte_carlo_noise_follows_sigma_per_lead():
     """With a model that ignores its inputs, the spread at lead tau is sigma_tau alone."""
     series = make_series()
-    constant = WindowStepper(lambda windows: np.zeros((len(windows), H)))
+    constant = WindowSteps(lambda windows: np.zeros((len(windows), H)))
     mc = monte_carlo(constant, series, [20, 30], 5, sigma=np.array([0.1, 0.5, 1.0]), samples=4000)
     np.testing.assert_allclose(np.sqrt(mc.variance.mean(axis=0)), [0.1, 0.5, 1.0, 1.0, 1.0], rtol=0.05)
     np.testing.assert_array_equal(mc.sigma, [0.1, 0.5, 1.0, 1.0, 1.0])
@@ -283,6 +283,23 @@ def test_every_window_architecture_iterates_and_simulates(tmp_path, architecture
     predict = keras_predict(model)
     steps = iterated(predict, series, origins, 7)
     np.testing.assert_allclose(steps[:, 0], direct(predict, series, origins)[:, 0], rtol=1e-5, atol=1e-5)
-    mc = monte_carlo(WindowStepper(predict), series, origins, 7, sigma=lead_sigmas(predict, data.splits["val"]),
+    mc = monte_carlo(WindowSteps(predict), series, origins, 7, sigma=lead_sigmas(predict, data.splits["val"]),
                      samples=16)
     assert mc.samples.shape == (2, 16, 7) and np.isfinite(mc.samples).all()
+
+
+def _never(window):
+    raise AssertionError("the model was called before the check")
+
+
+@pytest.mark.parametrize("samples", [0, 100_001, 10**9])
+def test_samples_out_of_range_are_refused(samples):
+    with pytest.raises(ValueError, match=r"samples must lie in \[1, 100000\], got"):
+        simulate(WindowSteps(_never), make_series(), [10, 20], 3, sigma=0.1, samples=samples)
+
+
+def test_paths_too_large_for_memory_are_refused_before_the_model_runs(monkeypatch):
+    monkeypatch.setenv("SEQLAB_MAX_DATA_MB", "1")
+    with pytest.raises(ValueError, match=r"^5,000 simulated futures of 3 steps from each of 2 origins would take "
+                                         r"\d+ MB, more than 1 MB .*SEQLAB_MAX_DATA_MB.*fewer samples"):
+        simulate(WindowSteps(_never), make_series(), [10, 20], 3, sigma=0.1, samples=5000)

@@ -5,8 +5,10 @@ import pytest
 
 from seqlab import decoding
 from seqlab.data import load_dataset
-from seqlab.generate import gpt_next, next_of
+from seqlab.generate import language_next, recomputed_next
 from seqlab.models import build_model
+from seqlab.models.gpt_steps import GPTSteps
+from seqlab.models.steps import steps_of
 from seqlab.text import PAD_ID
 
 T = 16
@@ -64,16 +66,16 @@ def _finite(log_probs):
 
 
 def test_cached_steps_give_the_log_probs_of_recomputing_the_context(model):
-    assert next_of(model).__qualname__ == gpt_next(model).__qualname__  # a GPT generates with its cache
+    assert isinstance(steps_of(model), GPTSteps)  # the architecture declares its cache
     x = np.random.default_rng(2).integers(2, 30, (3, T))
-    cached, recomputed = gpt_next(model), gpt_next(model, cache=False)
+    cached, recomputed = language_next(steps_of(model)), recomputed_next(model)
     a, state = cached(x[:, :5], None)  # the prompt once, then one id a step
     b, context = recomputed(x[:, :5], None)
     for t in range(5, T):
         np.testing.assert_allclose(_finite(a), _finite(b), atol=1e-5)
         a, state = cached(x[:, t : t + 1], state)
         b, context = recomputed(x[:, t : t + 1], context)
-    assert state["context"].shape == (3, T) and state["cache"].shape == (3, 2, 2, 2, T, 6)
+    assert state[0]["context"].shape == (3, T) and state[0]["cache"].shape == (3, 2, 2, 2, T, 6)
 
 
 def test_every_decoder_gives_the_same_text_with_and_without_the_cache(model):
@@ -85,11 +87,12 @@ def test_every_decoder_gives_the_same_text_with_and_without_the_cache(model):
         lambda f: decoding.sample(f, prompt, tokens, temperature=1.2, top_p=0.9, seed=2),
         lambda f: decoding.beam_search(f, prompt, tokens, width=3),
     ):
-        [cached], [recomputed] = decode(gpt_next(model)), decode(gpt_next(model, cache=False))
+        [cached], [recomputed] = decode(language_next(steps_of(model))), decode(recomputed_next(model))
         assert cached.tokens == recomputed.tokens
         np.testing.assert_allclose([c.prob for c in cached.choices], [c.prob for c in recomputed.choices], atol=1e-5)
 
 
 def test_the_cache_goes_on_past_the_context(model):
-    [out] = decoding.greedy(gpt_next(model), [[3, 4, 5]], 3 * T)  # rebuilt from the last T / 2 ids when full
+    # Rebuilt from the last T / 2 ids when the cache is full.
+    [out] = decoding.greedy(language_next(steps_of(model)), [[3, 4, 5]], 3 * T)
     assert len(out.tokens) == 3 * T and PAD_ID not in out.tokens

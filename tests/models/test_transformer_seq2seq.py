@@ -54,15 +54,15 @@ def test_it_trains_on_toy_pairs_and_gives_a_distribution_per_step(data, trained)
 def test_cached_steps_equal_the_teacher_forced_call_at_every_position(data, options):
     import keras
 
-    from seqlab.models.decoder_steps import decoder_steps
+    from seqlab.models.steps import steps_of
 
     keras.utils.set_random_seed(2)
     model = build(data, **options)
     val = data.splits["val"]
     x, target_in = val.x[:6], val.inputs[1][:6]
     full = model.predict([x, target_in], verbose=0)
-    steps = decoder_steps(model)
-    state = steps.first(x)
+    steps = steps_of(model)
+    state = steps.start(x)
     for t in range(data.horizon):  # the true previous token at every step: teacher forcing, one token at a time
         p, state = steps.next(target_in[:, t], state, t)
         np.testing.assert_allclose(keras.ops.convert_to_numpy(p), full[:, t], atol=1e-5)
@@ -119,6 +119,7 @@ def test_a_saved_model_translates_the_same_and_its_savedmodel_serves_strings_wit
                                                                                             tmp_path):
     import keras
 
+    from seqlab.models.steps import built_as
     from seqlab.tasks.translate_serving import export_translator
     from seqlab.translation import translate
 
@@ -126,7 +127,7 @@ def test_a_saved_model_translates_the_same_and_its_savedmodel_serves_strings_wit
     texts = ["123", "98765", "4", "5521"]
     mine = [t.text for t in translate(model, data.tokenizer, data.target_tokenizer, texts)]
     model.save(tmp_path / "model.keras")
-    loaded = keras.models.load_model(tmp_path / "model.keras")
+    loaded = built_as(keras.models.load_model(tmp_path / "model.keras"), "transformer_seq2seq")  # as a run loads it
     assert [t.text for t in translate(loaded, data.tokenizer, data.target_tokenizer, texts)] == mine
     export_translator(model, data, tmp_path / "served")
     served = without_seqlab(f"""
@@ -163,16 +164,14 @@ def test_an_image_captioner_reads_rows_of_numbers(tmp_path):
         np.testing.assert_allclose(caption.attention.sum(axis=1), 1.0, atol=1e-5)
 
 
-def test_decoding_refuses_a_model_that_is_not_an_encoder_decoder():
+def test_decoding_refuses_a_model_of_no_architecture():
     import keras
 
-    from seqlab.models.decoder_steps import decoder_steps
+    from seqlab.translation import decode_ids
 
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, name="decoder")], name="plain")
-    with pytest.raises(ValueError, match="add its DecoderSteps"):
-        decoder_steps(model)
-    with pytest.raises(ValueError, match="has no layer named 'decoder'"):
-        decoder_steps(keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)], name="plain"))
+    with pytest.raises(ValueError, match="was not built by a seqlab architecture"):
+        decode_ids(model, np.zeros((1, 3)), start_id=1, eos_id=2, max_tokens=3)
 
 
 def test_split_heads_must_divide_the_width(data):

@@ -77,3 +77,22 @@ def test_the_best_markov_chain_reads_the_context_the_unigram_cannot():
     assert baselines[markov]["accuracy"] == 1.0 and baselines[markov]["cross_entropy"] < 0.05
     assert baselines["unigram"]["cross_entropy"] == pytest.approx(math.log(4), abs=0.01)
     assert evaluation.predictions[f"baseline_{markov}"].shape == test.y.shape
+
+
+def test_the_markov_baseline_scores_fewer_windows_at_once_for_a_large_vocabulary():
+    """(b, T, V) log-probabilities at once stay near MARKOV_CELLS: with V = 10**6, one window at a time."""
+    from seqlab.tasks.language import MARKOV_CELLS, markov_predictions
+
+    class Chain:  # answers like a MarkovChain of a large vocabulary, keeping only 4 tokens' columns
+        vocab_size = 10**6
+        rows = []
+
+        def __call__(self, x):
+            self.rows.append(len(x))
+            return np.log(np.full((len(x), x.shape[1], 4), 0.25))
+
+    x = y = np.zeros((5, 16), dtype="int64")
+    p_true, choices = markov_predictions(Chain(), x, y)
+    assert Chain.rows == [1] * 5 and MARKOV_CELLS // (16 * 10**6) == 0
+    np.testing.assert_allclose(p_true, 0.25)
+    assert choices.shape == (5, 16)

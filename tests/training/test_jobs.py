@@ -2,6 +2,7 @@ import time
 
 import pytest
 
+from seqlab.runs import RunStore
 from seqlab.training import ExperimentSpec
 from seqlab.training.jobs import JobManager
 
@@ -38,6 +39,14 @@ def test_a_failing_job_reports_instead_of_raising(runs_dir):
 def test_submit_refuses_a_bad_spec_at_once(runs_dir):
     with pytest.raises(ValueError, match="epochs"):
         JobManager().submit(ExperimentSpec("sine", "mlp", epochs=0))
+
+
+def test_submit_refuses_a_store_no_run_could_be_written_to(tmp_path):
+    (tmp_path / "a_file").write_text("not a folder")
+    manager = JobManager(RunStore(tmp_path / "a_file" / "runs"))
+    with pytest.raises(ValueError, match="cannot be made below .*a_file"):
+        manager.submit(ExperimentSpec("sine", "gru", epochs=1, **TINY))
+    assert manager.jobs == []
 
 
 def test_a_cancelled_queued_job_never_starts(runs_dir):

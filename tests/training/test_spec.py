@@ -200,3 +200,11 @@ def test_whole_numbers_for_rates_become_floats():
     resolved = spec.resolved()
     assert type(resolved.learning_rate) is float and type(resolved.clip_norm) is float
     assert type(resolved.model_options["dropout"]) is float
+
+
+def test_two_names_for_one_option_must_agree():
+    # --set val_fraction=0.2 --set data.val_fraction=0.3 (or " units" beside "units") once kept the last silently.
+    with pytest.raises(ValueError, match="val_fraction=0.2 and data.val_fraction=0.3 set the same option"):
+        ExperimentSpec("sine", "lstm").with_overrides({"val_fraction": "0.2", "data.val_fraction": "0.3"})
+    spec = ExperimentSpec("sine", "lstm").with_overrides({"units": "5", "model.units": 5})  # agreeing: fine
+    assert spec.model_options == {"units": 5}

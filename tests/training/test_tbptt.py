@@ -6,7 +6,7 @@ from seqlab.data import load_dataset
 from seqlab.data.windowing import split_points
 from seqlab.models import build_model
 from seqlab.training import ExperimentSpec, run_experiment
-from seqlab.training.tbptt import TruncatedBPTT, training_streams
+from seqlab.training.tbptt import TruncatedBPTT, tbptt_steps, training_streams
 
 
 @pytest.fixture(scope="module")
@@ -15,9 +15,9 @@ def sine():
 
 
 def trainer(data, k1, k2, model="lstm"):
-    model = build_model(model, data, {"units": 3, "layers": 2})
-    model.compile("sgd", "mse")
-    return TruncatedBPTT(model, k1, k2)
+    built = build_model(model, data, {"units": 3, "layers": 2})
+    built.compile("sgd", "mse")
+    return TruncatedBPTT(built, tbptt_steps(built), k1, k2)
 
 
 def test_no_gradient_reaches_further_back_than_k2_steps_across_updates(sine):
@@ -69,7 +69,7 @@ def test_streams_are_the_training_rows_with_next_h_targets(sine):
 def test_only_unidirectional_recurrent_stacks(sine, options):
     model = build_model("gru" if options else "mlp", sine, {"units": 2, **options})
     with pytest.raises(ValueError, match="unidirectional recurrent layers"):
-        TruncatedBPTT(model, 3, 3)
+        tbptt_steps(model)
 
 
 def test_a_tbptt_run_streams_updates_with_grad_norm(runs_dir):

@@ -1,4 +1,4 @@
-r"""A GPT language model a few tokens at a time with every block's key/value cache: the engine of its generation.
+r"""A GPT language model one token at a time with every block's key/value cache: the ``Steps`` of ``gpt``.
 
 Generating token t+1 needs each block's keys and values of tokens 1..t; they
 never change once computed (the mask keeps every position from reading later
@@ -7,16 +7,22 @@ ones), so each block keeps them in a cache
 the new token's query, key and value: one token costs O(t d) attention
 instead of a pass over the whole context.
 
-``GPTStepper`` shares the model's layers (the same weights) and walks them
+``GPTSteps`` shares the model's layers (the same weights) and walks them
 in order (embedding, projection if any, positions, the decoder blocks, the
 final layer norm, the head) in two XLA-compiled functions, each compiled
 once per model (and number of rows):
 
-- ``prime``: a whole window of ``T`` ids, the prompt padded after its end, in
-  one pass that fills every block's cache; the padding's keys and values are
-  never read (each position reads only the ones before it) and the steps
-  that follow overwrite them;
-- ``step``: one new id per row at any position, reading the cache.
+- ``read`` (from an empty cache): a whole window of ``T`` ids, the prompt
+  padded after its end, in one pass that fills every block's cache; the
+  padding's keys and values are never read (each position reads only the
+  ones before it) and the steps that follow overwrite them;
+- ``next``: one new id per row at the next position, reading the cache.
+
+The state is ``{"context": the ids in the cache (rows, n), "cache": every
+block's keys and values (rows, blocks, 2, h, T, d_k)}``. The context never
+passes the window ``T`` the model was trained on: a prompt keeps its last
+``T`` ids, and a full cache is rebuilt from the last ``T / 2`` ids (one pass
+over them, then single steps again).
 """
 
 from __future__ import annotations
@@ -26,7 +32,9 @@ import numpy as np
 import tensorflow as tf
 from keras import ops
 
+from seqlab.layers.transformer import TransformerDecoderBlock
 from seqlab.models.gpt import FINAL_NORM, POSITIONS_LAYER, PROJECTION
+from seqlab.models.steps import Steps
 from seqlab.tasks.language import HEAD_LAYER
 from seqlab.tasks.text_inputs import EMBEDDING_LAYER
 from seqlab.text import PAD_ID
@@ -34,8 +42,6 @@ from seqlab.text import PAD_ID
 
 def gpt_layers(model: keras.Model) -> dict:
     """The GPT's layers by role; a model not built by the ``gpt`` architecture is refused."""
-    from seqlab.layers.transformer import TransformerDecoderBlock
-
     named = {layer.name: layer for layer in model.layers}
     blocks = [layer for layer in model.layers if isinstance(layer, TransformerDecoderBlock)]
     missing = [name for name in (EMBEDDING_LAYER, POSITIONS_LAYER, FINAL_NORM, HEAD_LAYER) if name not in named]
@@ -51,30 +57,28 @@ def gpt_layers(model: keras.Model) -> dict:
     }
 
 
-class GPTStepper:
+class GPTSteps(Steps):
     """New ids through a GPT with each block's key/value cache (module docstring); shares the model's weights.
 
     Args:
         model: a language model of the ``gpt`` architecture.
 
-    ``max_length`` is the context: the model's window ``T``, the cache's size.
+    ``context`` is the model's window ``T``, the cache's size.
     """
 
     def __init__(self, model: keras.Model):
         self.layers = gpt_layers(model)
-        self.max_length = int(model.inputs[0].shape[1])
+        self.context = int(model.inputs[0].shape[1])
         blocks = self.layers["blocks"]
         # Every block's keys and values in one array (rows first, for beam search): one argument per call,
         # as a nested list of them costs more to pass into the compiled function than the step itself.
-        self.cache_shape = (len(blocks), 2, blocks[0].num_heads, self.max_length, blocks[0].self_attention.d_k)
-        scalar = tf.TensorSpec((), tf.int32)
+        self.cache_shape = (len(blocks), 2, blocks[0].num_heads, self.context, blocks[0].self_attention.d_k)
         self._prime = tf.function(
-            self._prime_window, input_signature=[tf.TensorSpec((None, self.max_length), tf.int32), scalar],
-            jit_compile=True,
+            self._prime_window, input_signature=[tf.TensorSpec((None, self.context), tf.int32)], jit_compile=True,
         )
         # The concrete function: a call skips tf.function's look-up of which trace fits (a third of a step).
         self._step = tf.function(self._one_step, jit_compile=True).get_concrete_function(
-            tf.TensorSpec((None, 1), tf.int32), tf.TensorSpec((None, *self.cache_shape)), scalar
+            tf.TensorSpec((None, 1), tf.int32), tf.TensorSpec((None, *self.cache_shape)), tf.TensorSpec((), tf.int32)
         )
 
     def _walk(self, ids, cache, position):
@@ -91,35 +95,37 @@ class GPTStepper:
             new_cache.append(ops.stack([k, v], axis=1))
         return layers["head"](layers["final_norm"](x)), ops.stack(new_cache, axis=1)
 
-    def _prime_window(self, window, last):
-        empty = ops.zeros((ops.shape(window)[0], *self.cache_shape))
-        probabilities, cache = self._walk(window, empty, 0)
-        return probabilities[:, last], cache
+    def _prime_window(self, window):
+        return self._walk(window, ops.zeros((ops.shape(window)[0], *self.cache_shape)), 0)
 
     def _one_step(self, ids, cache, position):
         probabilities, cache = self._walk(ids, cache, position)
         return probabilities[:, 0], cache
 
-    def prime(self, ids):
-        """``(probabilities (rows, V) after the last of ``ids``, cache)`` from an empty cache.
+    def start(self, rows: int) -> dict:
+        """An empty cache for ``rows`` rows."""
+        return {"context": np.zeros((rows, 0), dtype="int32"), "cache": np.zeros((rows, *self.cache_shape), "float32")}
 
-        ``ids``: ``(rows, n)`` with ``1 <= n <= T``, read in one pass.
-        """
-        rows, n = ids.shape
-        if not 1 <= n <= self.max_length:
-            raise ValueError(
-                f"A GPT reads 1 to {self.max_length} ids at once (its context), got {n}: trim the ids to the last "
-                f"{self.max_length} (seqlab.generate.gpt_next does)."
-            )
-        window = np.full((rows, self.max_length), PAD_ID, dtype="int32")
-        window[:, :n] = ids  # padded after the end: never read by the ids before it
-        return self._prime(tf.constant(window), tf.constant(n - 1, tf.int32))
+    def read(self, ids, state):
+        """``(probabilities (rows, n, V), state)`` after ``ids`` ``(rows, n)``: from an empty cache one pass over the
+        last ``T`` of them, else one ``next`` per id."""
+        ids = np.asarray(ids, dtype="int32")
+        if state["context"].shape[1]:
+            return super().read(ids, state)
+        ids = ids[:, -self.context :]
+        window = np.full((len(ids), self.context), PAD_ID, dtype="int32")
+        window[:, : ids.shape[1]] = ids  # padded after the end: never read by the ids before it
+        probabilities, cache = self._prime(tf.constant(window))
+        return np.asarray(probabilities)[:, : ids.shape[1]], {"context": ids, "cache": cache}
 
-    def step(self, ids, cache, position: int):
-        """``(probabilities (rows, V) after ``ids``, new cache)``: ``ids`` ``(rows, 1)`` at ``position`` (< T)."""
-        if not 0 <= position < self.max_length:
-            raise ValueError(
-                f"Position {position} is outside the context of {self.max_length} tokens: rebuild the cache from the "
-                "last ids with prime (seqlab.generate.gpt_next does when the cache is full)."
-            )
-        return self._step(tf.constant(ids, tf.int32), tf.convert_to_tensor(cache), tf.constant(position, tf.int32))
+    def next(self, x, state, t):
+        """The probabilities ``(rows, V)`` after ids ``x`` ``(rows,)`` and the state with them (module docstring)."""
+        ids = np.asarray(x, dtype="int32")[:, None]
+        context = np.concatenate([state["context"], ids], axis=1)
+        if context.shape[1] > self.context:  # the cache is full: rebuilt from the last T / 2 ids
+            probabilities, state = self.read(context[:, -(self.context // 2) :], self.start(len(ids)))
+            return probabilities[:, -1], state
+        position = tf.constant(context.shape[1] - 1, tf.int32)
+        probabilities, cache = self._step(tf.constant(ids), tf.convert_to_tensor(state["cache"]), position)
+        # The cache stays a tensor between steps (beam search's row picking reads it as an array).
+        return np.asarray(probabilities), {"context": context, "cache": cache}

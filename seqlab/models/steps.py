@@ -1,0 +1,108 @@
+"""A model one step at a time: the protocol that generation, forecasting, TBPTT, translation and serving ask for.
+
+Each architecture that can be stepped declares how (``Architecture.steps``,
+``(model) -> Steps``); ``steps_of(model)`` asks the architecture the model
+was built or loaded as (``built_as``). The callers never look inside the
+model: which layers carry a state, where a cache lives or which decoder a
+translation model has is known only to the family's own ``Steps``::
+
+    state = steps.start(inputs)               # the state before the first step
+    output, state = steps.next(x, state, t)   # read x at step t (0, 1, ...)
+    outputs, state = steps.read(xs, state)    # several steps at once (a prompt, a TBPTT span)
+
+What ``inputs``, ``x`` and ``output`` are is the task's; an output is the
+model's own output at that step. A language model starts from a number of
+rows, reads token ids ``(B,)`` and gives the next token's probabilities
+``(B, V)``; a translation decoder starts from the source and reads the
+previous target ids; a forecaster reads the window's rows before its last,
+then one row (with the known future inputs) per step, giving its outputs
+``(B, H)``. The state has rows on axis 0 (beam
+search reorders them); ``carried()`` names what a serving signature passes
+from step to step, with its shape per row.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import keras
+
+
+class Steps:
+    """The protocol (module docstring); a family's steps subclass it and define ``start`` and ``next``."""
+
+    # The most prompt tokens the model reads at once (a GPT's window); ``None``: any number.
+    context: int | None = None
+    # Whether a forecast may run it on its own predictions from the window's end (the ESN's free run).
+    free_runs: bool = False
+
+    def start(self, inputs) -> Any:
+        """The state before the first step."""
+        raise NotImplementedError
+
+    def next(self, x, state, t) -> tuple[Any, Any]:
+        """``(output, state)`` after reading ``x`` at step ``t``."""
+        raise NotImplementedError
+
+    def read(self, xs, state) -> tuple[Any, Any]:
+        """``(outputs, state)`` after ``xs`` (one entry per step on axis 1): the outputs of the steps read, on
+        axis 1, the last one after ``xs`` (a family that reads only its last ids gives only theirs). One
+        ``next`` a step unless the family reads them faster in one pass."""
+        outputs = []
+        for t in range(xs.shape[1]):
+            output, state = self.next(xs[:, t], state, t)
+            outputs.append(np.asarray(output))
+        return np.stack(outputs, axis=1), state
+
+    def carried(self) -> dict[str, tuple[int, ...]]:
+        """``{name: shape per row}`` of the tensors that pass from one step to the next: the signature of a
+        serving endpoint that steps the model (a translation decoder's ``decode_step``)."""
+        raise NotImplementedError(f"{type(self).__name__} is not served one step at a time.")
+
+
+# The architecture each model was built or loaded as, and its Steps, made once (their compiled functions
+# compile on the first call, about a second). Weak: forgetting a model frees both.
+_BUILT_AS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MADE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def built_as(model: keras.Model, architecture: str) -> keras.Model:
+    """Record that ``model`` is of ``architecture`` (``build_model`` and ``Run.load_model`` do); ``model``."""
+    _BUILT_AS[model] = architecture
+    return model
+
+
+def steps_of(model: keras.Model) -> Steps:
+    """The ``Steps`` that the model's architecture declares for it, made once per model.
+
+    ``ValueError`` for a model of no known architecture (built by hand, uploaded), of an architecture that
+    cannot be stepped, or that its steps refuse (e.g. a bidirectional one).
+    """
+    from seqlab.models.registry import get_architecture
+
+    if model not in _MADE:
+        if model not in _BUILT_AS:
+            raise ValueError(
+                f"Model {model.name!r} was not built by a seqlab architecture (nor loaded from a run): nothing "
+                "says how to run it one step at a time."
+            )
+        arch = get_architecture(_BUILT_AS[model])
+        if arch.steps is None:
+            raise ValueError(
+                f"A {arch.title} model ({arch.name!r}) cannot be run one step at a time: it reads a whole "
+                "sequence at once."
+            )
+        _MADE[model] = arch.steps(model)  # a Steps never holds the model itself, so the model can still be freed
+    return _MADE[model]
+
+
+def steps_or_none(model: keras.Model) -> Steps | None:
+    """``steps_of``, or ``None`` where that refuses the model (what to offer, not an error)."""
+    try:
+        return steps_of(model)
+    except ValueError:
+        return None
