@@ -65,6 +65,7 @@ def checked_float(check):
         except ValueError as err:
             raise argparse.ArgumentTypeError(str(err)) from None
 
+    parse.result_type = float  # what the reference (seqlab.cli_reference) calls it: a number
     return parse
 
 
