@@ -33,8 +33,9 @@ class Limits:
     Attributes:
         max_epochs: epochs of one run.
         max_steps: batches of one run given a step budget (``steps``).
-        max_parameters: weights of one model (trainable or not), checked after
-            it is built and before it trains.
+        max_parameters: weights of one model (trainable or not), counted while
+            it is built or loaded, refused before the first weight past it is
+            made (``seqlab.weight_budget``).
         max_sequence_length: steps T one model reads at once (lookback, a
             sequence's length, truncated BPTT's k1 and k2).
         max_data_mb: memory the windowed inputs of one dataset may take
@@ -131,16 +132,6 @@ def input_limits(allow_compressed: bool = False):
         allow_compressed=allow_compressed,
         max_decompressed_bytes=limits.max_upload_mb * MB,
     )
-
-
-def check_parameters(count: int, limits: Limits | None = None) -> None:
-    """Refuse a model with more weights than ``max_parameters``."""
-    limit = (limits or current_limits()).max_parameters
-    if count > limit:
-        raise ValueError(
-            f"The model has {count:,} weights, the limit is {limit:,} ({limit_hint('max_parameters')}); "
-            "reduce units or layers."
-        )
 
 
 def check_data_size(windows: int, steps: int, features: int, outputs: int = 0, what: str = "the windows") -> None:

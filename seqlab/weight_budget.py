@@ -1,12 +1,14 @@
-"""The weight limit (``max_parameters``) while Keras builds a model from a file's config.
+"""The weight limit (``max_parameters``) while Keras builds a model, from a file's config or from options.
 
 Loading a ``.keras`` file builds the model from its ``config.json`` before a
-stored weight is read: every layer asks ``Layer.add_weight`` for weights of
-the shapes its config's sizes decide (units, vocabulary, kernel size, input
-shape). A config a few hundred bytes long can ask for billions. Inside
+stored weight is read, and ``seqlab.models.build_model`` builds one from the
+options a user chose: every layer asks ``Layer.add_weight`` for weights of
+the shapes its sizes decide (units, layers, vocabulary, kernel size, input
+shape). A config a few hundred bytes long, or a few options, can ask for
+billions, and making them would take the time and memory. Inside
 ``weight_budget()`` every ``add_weight`` of this thread is counted from its
 shape before the weight is made, and once the count passes ``max_parameters``
-the load stops with a ``ValueError`` naming the limit: a refused model never
+the build stops with a ``ValueError`` naming the limit: a refused model never
 holds more weights than the limit allows. The count is Keras's own (the
 shapes any Keras or seqlab layer asks for), so it equals ``count_params()`` of
 the model once built; other threads (a training job) are not counted.
@@ -36,7 +38,7 @@ def _counted_add_weight(self, *args, **kwargs):
         if _counting.weights > _counting.limit:
             raise ValueError(
                 f"The model asks for more than {_counting.limit:,} weights, the limit "
-                f"({limit_hint('max_parameters')}); seqlab stopped before making them: use a smaller model."
+                f"({limit_hint('max_parameters')}); seqlab stopped before making them: reduce units or layers."
             )
     return _add_weight(self, *args, **kwargs)
 
@@ -46,10 +48,15 @@ keras.layers.Layer.add_weight = _counted_add_weight  # once per process; outside
 
 @contextlib.contextmanager
 def weight_budget() -> Iterator[None]:
-    """Refuse, before it is made, any weight that takes the models built in this block past ``max_parameters``."""
+    """Refuse, before it is made, any weight that takes the models built in this block past ``max_parameters``.
+
+    A block inside another (a model built on a loaded run's model) counts its
+    own models against their own limit; the outer block's count goes on after it.
+    """
+    outer = getattr(_counting, "weights", None), getattr(_counting, "limit", None)
     _counting.limit = current_limits().max_parameters
     _counting.weights = 0
     try:
         yield
     finally:
-        _counting.weights = None
+        _counting.weights, _counting.limit = outer

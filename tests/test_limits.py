@@ -3,7 +3,7 @@
 import pytest
 
 from seqlab.limits import (
-    ENV, FIELDS, Limits, check_data_size, check_memory, check_parameters, check_work, current_limits,
+    ENV, FIELDS, Limits, check_data_size, check_memory, check_work, current_limits,
 )
 
 
@@ -87,13 +87,6 @@ def test_a_missing_file_is_named(tmp_path, monkeypatch):
     monkeypatch.setenv("SEQLAB_CONFIG", str(tmp_path / "nope.toml"))
     with pytest.raises(ValueError, match="SEQLAB_CONFIG names .*nope.toml.*not a file"):
         current_limits()
-
-
-def test_parameter_limit_says_how_to_shrink(monkeypatch):
-    monkeypatch.setenv("SEQLAB_MAX_PARAMETERS", "1000")
-    check_parameters(1000)
-    with pytest.raises(ValueError, match="has 1,001 weights, the limit is 1,000 .*reduce units or layers"):
-        check_parameters(1001)
 
 
 def test_data_size_and_sequence_length(monkeypatch):

@@ -57,6 +57,10 @@ COUNTED_LENGTHS = 26
 SECONDS_PER_COUNTED_TOKEN = 0.5e-6
 BYTES_PER_COUNTED_TOKEN = 120
 LESS_TEXT = "use less of the text (the characters option)"
+# The same orders then score every test window: a (b, T, V) table of log-probabilities per order, one piece of
+# work without progress. Measured (seqlab.tasks.language.markov_predictions): 65 to 85 ns of CPU a cell.
+SCORED_ORDERS = 5
+SECONDS_PER_SCORED_CELL = 100e-9
 
 
 def make_tokenizer(kind: str, vocab_size: int, standardize: Standardize, specials: tuple[str, ...] = ()) -> Tokenizer:
@@ -148,13 +152,16 @@ def text_data(
 def check_language_evaluation(train_tokens: int, test_windows: int, lookback: int, vocab_size: int) -> None:
     """Refuse a text whose language runs could not be judged within the limits (before any window is cut).
 
-    A run predicts ``(N, T, V)`` probabilities of the test windows and counts
-    the Markov baselines over the training tokens (``COUNTED_LENGTHS``).
+    A run predicts ``(N, T, V)`` probabilities of the test windows, counts
+    the Markov baselines over the training tokens (``COUNTED_LENGTHS``) and
+    scores each of their orders on the same ``(N, T, V)`` cells.
     """
-    check_memory(test_windows * lookback * vocab_size * 4,  # float32
-                 f"the predicted probabilities of {test_windows:,} test windows of {lookback:,} tokens over a "
-                 f"vocabulary of {vocab_size:,}", f"use a smaller vocabulary (vocab_size), a shorter lookback or a "
-                 "larger stride")
+    cells = test_windows * lookback * vocab_size
+    windows = f"{test_windows:,} test windows of {lookback:,} tokens over a vocabulary of {vocab_size:,}"
+    smaller = "use a smaller vocabulary (vocab_size), a shorter lookback or a larger stride"
+    check_memory(cells * 4, f"the predicted probabilities of {windows}", smaller)  # float32
+    check_work(cells * SCORED_ORDERS * SECONDS_PER_SCORED_CELL,
+               f"scoring the Markov chains of orders 1 to 5 on {windows}", smaller)
     counting = f"counting the Markov chains of orders 1 to 5 over {train_tokens:,} training tokens"
     check_memory(train_tokens * BYTES_PER_COUNTED_TOKEN, counting, LESS_TEXT)
     check_work(train_tokens * COUNTED_LENGTHS * SECONDS_PER_COUNTED_TOKEN, counting, LESS_TEXT)

@@ -38,11 +38,12 @@ import numpy as np
 import pandas as pd
 
 from seqlab.checks import Range, check_int
+from seqlab.data.random_dates import WritingCost, random_dates
 from seqlab.data.registry import DatasetInfo, register
 from seqlab.data.sequence_data import SequenceData, Split
 from seqlab.data.text_windows import TEXT_RANGES
 from seqlab.data.windowing import split_points
-from seqlab.limits import check_data_size, check_work
+from seqlab.limits import check_data_size
 from seqlab.text import CharTokenizer, Standardize
 
 TAGS = ("other", "day", "month", "year")  # class ids; padding is tagged 0 (other), masked
@@ -67,7 +68,7 @@ DEFAULTS = {
     "test_fraction": 0.1,
     "seed": 0,
 }
-SECONDS_PER_DATE = 75e-6  # spelt by num2words, tagged and tokenised: 50 to 150 us measured
+COST = WritingCost(seconds=75e-6, bytes=1800)  # spelt by num2words, tagged, tokenised: 50-150 us, 1.7 KB measured
 
 
 def date_fields(date: datetime.date) -> dict[str, str]:
@@ -98,13 +99,8 @@ def tagged_text(pattern: str, fields: dict[str, str]) -> tuple[str, str]:
 def written_dates_frame(samples: int = DEFAULTS["samples"], seed: int = DEFAULTS["seed"]) -> pd.DataFrame:
     """One row per sample: ``date`` (ISO), ``text``, ``tags`` (one letter per character), ``format``."""
     check_int("samples", samples, 10)
-    check_work(samples * SECONDS_PER_DATE, f"writing out {samples:,} dates", "use fewer samples")
-    rng = np.random.default_rng(seed)
-    days = rng.integers(0, (LAST - FIRST).days + 1, samples)
-    formats = rng.integers(0, len(FORMATS), samples)
     rows = []
-    for offset, f in zip(days, formats):
-        date = FIRST + datetime.timedelta(days=int(offset))
+    for date, f in random_dates(samples, seed, FIRST, LAST, len(FORMATS), COST):
         text, tags = tagged_text(FORMATS[f], date_fields(date))
         rows.append((date.isoformat(), text, tags, FORMATS[f]))
     return pd.DataFrame(rows, columns=["date", "text", "tags", "format"])

@@ -18,16 +18,41 @@ the architecture does not import TensorFlow.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from seqlab.checks import Range, check_non_negative
 from seqlab.data.sequence_data import SequenceData
+from seqlab.limits import check_memory, check_work
 from seqlab.models.closed_form import fit_in_closed_form
 from seqlab.models.registry import Architecture, register_architecture
 from seqlab.tasks import get_task
 
 if TYPE_CHECKING:
     import keras
+
+# The fit keeps every training window's last state z_T: float32 from predict (its batches, then joined) and
+# float64 twice in ridge_fit (Z, then Z with the bias column), 24 bytes a state. Running the reservoir costs a
+# multiply-add per step and recurrent or input weight: measured 0.02 to 0.05 ns each (float32, 2 cores).
+BYTES_PER_STATE = 24
+SECONDS_PER_WEIGHT_STEP = 0.05e-9
+
+
+def check_reservoir(data: SequenceData, units: int) -> None:
+    """Refuse a fit whose reservoir states or runs, estimated from the windows and ``units``, pass the limits.
+
+    The windows themselves are within ``max_data_mb`` (``check_data_size``), but a window of T steps gives
+    ``units`` states, up to ``units / T`` times its own size, and the reservoir runs over the training windows
+    twice (their states, then the fit's score) and over the validation and test windows once.
+    """
+    train = data.splits["train"].x
+    windows, steps, features = len(train), train.shape[1], math.prod(train.shape[2:])
+    runs = 2 * windows + sum(len(data.splits[s].x) for s in ("val", "test"))
+    fewer = "use fewer units, or fewer or shorter windows (a shorter series, lookback or a larger stride)"
+    check_memory(windows * units * BYTES_PER_STATE,
+                 f"the reservoir states of {windows:,} training windows x {units:,} units", fewer)
+    check_work(runs * steps * units * (units + features) * SECONDS_PER_WEIGHT_STEP,
+               f"running a reservoir of {units:,} units over {runs:,} windows of {steps:,} steps", fewer)
 
 
 def build_esn(
@@ -38,6 +63,7 @@ def build_esn(
     from seqlab.models.task_model import build_task_model
 
     check_non_negative("ridge", ridge)  # used by fit_readout; refused here, before any training
+    check_reservoir(data, units)  # before the reservoir is drawn: its fit is one long step
 
     def body(x, sequences):
         reservoir = ESN(

@@ -10,7 +10,8 @@ Progress leaves only through ``on_event`` (see ``seqlab.training.events``);
 a set ``cancel`` flag stops training within one batch and the run is still
 written, marked ``cancelled``; a loss that turns NaN or infinite stops it too,
 and the run is marked ``diverged``. A model with more weights than the
-server's ``max_parameters`` (``seqlab.limits``) is refused before it trains.
+server's ``max_parameters`` (``seqlab.limits``) is refused while it is built,
+before the first weight past the limit is made (``seqlab.models.build_model``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ import tensorflow as tf
 
 import seqlab
 from seqlab.data import SequenceData, load_dataset
-from seqlab.limits import check_parameters
 from seqlab.manifest import signing_key
 from seqlab.models import build_model, get_architecture
 from seqlab.models.task_model import EVAL_BATCH_SIZE
@@ -112,8 +112,7 @@ def run_experiment(
         emit({"type": "note", "message": note})
     test = data.splits["test"]
     task = get_task(data.task)
-    model = compiled_model(spec, data, store)
-    check_parameters(model.count_params())  # before any training, and before anything is written
+    model = compiled_model(spec, data, store)  # past max_parameters: refused while built, before any training
 
     device = device_name()
     events = EventCallback(emit, cancel, device)

@@ -77,6 +77,9 @@ def no_windows(monkeypatch):
         ("SEQLAB_MAX_DATA_MB", "20", {"tokenizer": "bpe", "vocab_size": 3000},
          r"^The predicted probabilities of \d+ test windows of 64 tokens over a vocabulary of [\d,]+ would take "
          r"\d+ MB, more than 20 MB .*vocab_size"),
+        ("SEQLAB_MAX_WORK_SECONDS", "1", {"tokenizer": "word", "vocab_size": 3000},
+         r"^Scoring the Markov chains of orders 1 to 5 on \d+ test windows of 64 tokens over a vocabulary of [\d,]+ "
+         r"would take about 3 s, more than 1 s .*SEQLAB_MAX_WORK_SECONDS.*vocab_size"),
     ],
 )
 def test_a_text_its_runs_could_not_be_judged_on_is_refused_before_any_window(

@@ -2,6 +2,7 @@ import keras
 import numpy as np
 import pytest
 
+from seqlab.data import load_dataset
 from seqlab.models import build_model, get_architecture
 from seqlab.models.esn import fit_readout
 from seqlab.training import ExperimentSpec, run_experiment
@@ -69,3 +70,26 @@ def test_only_real_valued_tasks():
         get_architecture("esn", "classify")
     with pytest.raises(ValueError, match="tbptt applies to gradient training"):
         ExperimentSpec("sine", "esn", tbptt=[5, 5]).resolved()
+
+
+@pytest.mark.parametrize(
+    "limit, units, message",
+    [
+        ("SEQLAB_MAX_DATA_MB", 100,
+         r"^The reservoir states of [\d,]+ training windows x 100 units would take \d+ MB, more than 1 MB "
+         r"\(.*SEQLAB_MAX_DATA_MB.*\); use fewer units"),
+        ("SEQLAB_MAX_WORK_SECONDS", 2000,
+         r"^Running a reservoir of 2,000 units over [\d,]+ windows of 10 steps would take about \d+ s, more than "
+         r"1 s \(.*SEQLAB_MAX_WORK_SECONDS.*\); use fewer units"),
+    ],
+)
+def test_a_reservoir_past_the_limits_is_refused_before_it_is_drawn(monkeypatch, limit, units, message):
+    data = load_dataset("sine", lookback=10)  # 1,381 training windows: 0.1 MB, but 3 MB of states at 100 units
+
+    def never(*args, **kwargs):
+        raise AssertionError("the reservoir was drawn before the check")
+
+    monkeypatch.setattr("seqlab.layers.recurrent.ESN", never)
+    monkeypatch.setenv(limit, "1")
+    with pytest.raises(ValueError, match=message):
+        build_model("esn", data, {"units": units})

@@ -133,7 +133,7 @@ def test_a_model_beyond_the_parameter_limit_fails_the_job_as_invalid(runs_dir, m
     manager = JobManager()
     job = manager.wait(manager.submit(ExperimentSpec("sine", "gru", epochs=1, **TINY)), timeout=60)
     assert job.status == "failed" and job.invalid
-    assert "the limit is 100" in job.error and "reduce units or layers" in job.error
+    assert "more than 100 weights, the limit" in job.error and "reduce units or layers" in job.error
 
 
 def test_a_diverged_job_is_done_and_says_so(runs_dir):
