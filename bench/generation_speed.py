@@ -41,7 +41,7 @@ import numpy as np  # noqa: E402
 
 from seqlab import decoding  # noqa: E402
 from seqlab.generate import language_next, prompt_ids, recomputed_next, run_tokenizer  # noqa: E402
-from seqlab.models.steps import steps_of  # noqa: E402
+from seqlab.models.registry import steps_of  # noqa: E402
 from seqlab.runs import RunStore  # noqa: E402
 from seqlab.training import ExperimentSpec, run_experiment  # noqa: E402
 

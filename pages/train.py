@@ -19,7 +19,6 @@ from seqlab.app.widgets import (
     tbptt_inputs,
     training_inputs,
 )
-from seqlab.limits import check_parameters
 from seqlab.run_name import MAX_LENGTH
 from seqlab.training import ExperimentSpec
 
@@ -59,7 +58,8 @@ with settings:
     with model_tab:
         st.caption(arch.description)
         model_options = option_grid(
-            arch.defaults, f"train.arch.{arch.name}", columns=3, choices=arch.choices, ranges=arch.ranges
+            arch.defaults, f"train.arch.{arch.name}", columns=3, choices=arch.choices, ranges=arch.ranges,
+            labels=arch.labels,
         )
     with training_tab:
         if arch.fit is None:
@@ -84,7 +84,6 @@ with launch:
         resolved = spec.resolved()
         facts = cache.dataset_facts(info.name, resolved.data_options)
         weights = cache.parameters(info.name, resolved.data_options, arch.name, resolved.model_options)
-        check_parameters(weights)
         state.store().check_writable()  # a store no run could be written to: said now, not after training
     except (ValueError, RuntimeError) as err:
         problem = str(err)

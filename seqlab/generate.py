@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from seqlab import decoding
-from seqlab.models.steps import Steps, steps_of
+from seqlab.models.steps import Steps
+from seqlab.models.registry import steps_of
 from seqlab.text import PAD_ID, UNK_ID, Tokenizer
 
 if TYPE_CHECKING:

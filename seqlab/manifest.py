@@ -35,14 +35,10 @@ import os
 import secrets
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from seqlab.bounded_json import MANIFEST_BYTES, read_json
 from seqlab.inputs import open_regular
 from seqlab.run_name import NAME_FILE
-
-if TYPE_CHECKING:
-    from seqlab.runs import Run
 
 MANIFEST = "manifest.json"
 # Files a run keeps outside its signature: the manifest itself, and the user's name for the run
@@ -219,7 +215,3 @@ def imported_from(folder: Path) -> dict | None:
     except ValueError:
         return None
 
-
-def verify_run(run: "Run") -> str | None:
-    """``verify_folder`` of a run's folder: ``None`` when its files (SavedModel included) can be trusted."""
-    return verify_folder(run.path)

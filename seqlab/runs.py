@@ -109,7 +109,7 @@ class Run:
     def load_model(self):
         """The Keras model, checked: only Keras's and seqlab's classes, and shapes that fit this run."""
         from seqlab.keras_file import load_keras  # imports Keras: only when a model is loaded
-        from seqlab.models.steps import built_as
+        from seqlab.models.registry import built_as
 
         return built_as(load_keras(self.keras_path, self.meta), self.meta.model)  # its steps: its architecture's
 

@@ -18,7 +18,7 @@ import numpy as np
 from keras import ops
 
 from seqlab import decoding
-from seqlab.models.steps import steps_of
+from seqlab.models.registry import steps_of
 from seqlab.text import PAD_ID, Tokenizer
 from seqlab.text.tokenizer import EOS, START
 

@@ -8,7 +8,7 @@ import pytest
 from seqlab.cli import main
 from seqlab.export import export_run
 from seqlab.generate import generate_text, language_next, run_tokenizer
-from seqlab.models.steps import steps_of
+from seqlab.models.registry import steps_of
 from seqlab.text import PAD_ID
 from tests.language_run import train_language_run
 

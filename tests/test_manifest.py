@@ -4,7 +4,7 @@ import stat
 
 import pytest
 
-from seqlab.manifest import home, regular_files, signing_key, verify_folder, verify_run
+from seqlab.manifest import home, regular_files, signing_key, verify_folder
 from seqlab.runs import RunStore
 
 
@@ -15,7 +15,7 @@ def test_a_written_run_lists_every_file_signed(trained_run):
     assert {"model.keras", "meta.json", "savedmodel/saved_model.pb"} <= files
     assert any(name.startswith("savedmodel/variables/") for name in files)
     assert len(manifest["hmac_sha256"]) == 64
-    assert verify_run(trained_run) is None
+    assert verify_folder(trained_run.path) is None
 
 
 def test_the_key_is_private_and_created_once(seqlab_home):
@@ -47,7 +47,7 @@ def test_a_file_changed_in_place_fails_verification(trained_run, tmp_path):
 
 def test_a_run_signed_with_another_key_fails_verification(trained_run, tmp_path, monkeypatch):
     monkeypatch.setenv("SEQLAB_HOME", str(tmp_path / "someone-else"))
-    assert "not signed with this user's key" in verify_run(trained_run)
+    assert "not signed with this user's key" in verify_folder(trained_run.path)
 
 
 def test_an_edited_manifest_fails_verification(trained_run, tmp_path):

@@ -58,4 +58,4 @@ def run_dataset(run):
 
 
 # The topic modules register their views (after LESSON_VIEWS exists: they import it).
-from seqlab.app import lesson_views_recurrent, lesson_views_language  # noqa: E402,F401
+from seqlab.app import lesson_views_recurrent, lesson_views_language, lesson_views_state_space  # noqa: E402,F401

@@ -222,7 +222,7 @@ def tokens_per_second(run: Run, prompt: str, cached: bool) -> float:
     """Greedy ``CACHE_TOKENS`` tokens after ``prompt``, once compiled: with the key/value cache or recomputing."""
     from seqlab import decoding
     from seqlab.generate import language_next, prompt_ids, recomputed_next
-    from seqlab.models.steps import steps_of
+    from seqlab.models.registry import steps_of
 
     model = cache.model(run)
     next_fn = language_next(steps_of(model)) if cached else recomputed_next(model)

@@ -17,7 +17,7 @@ from seqlab.app import cache, figures, results
 from seqlab.app.format import stacked_latex
 from seqlab.data import SequenceData
 from seqlab.layers.docs import equations
-from seqlab.models.seq2seq import DECODER
+from seqlab.models.encoder_decoder import DECODER
 from seqlab.plots.attention import attention_map, beam_tree, source_image
 from seqlab.runs import Run
 from seqlab.text.tokenizer import EOS

@@ -106,8 +106,9 @@ SPEC_DEFAULTS = {
 }
 
 
-def label(name: str) -> tuple[str, str | None]:
-    return LABELS.get(name, (name.replace("_", " ").capitalize(), None))
+def label(name: str, own: dict | None = None) -> tuple[str, str | None]:
+    """``(label, help)`` of option ``name``: its owner's ``own`` (``Architecture.labels``), else the shared one."""
+    return (own or {}).get(name) or LABELS.get(name, (name.replace("_", " ").capitalize(), None))
 
 
 def dataset_picker(key: str, task: str | None = None, label_text: str = "Dataset") -> DatasetInfo:
@@ -170,12 +171,14 @@ def bounds(found: Range) -> tuple[int | float, int | float]:
         st.stop()
 
 
-def option_input(name: str, default, key: str, choices=None, ranges: dict[str, Range] | None = None):
+def option_input(name: str, default, key: str, choices=None, ranges: dict[str, Range] | None = None,
+                 labels: dict | None = None):
     """A widget typed after ``default``: select box (``choices``), toggle, integer, float or text.
 
-    A number's bounds are the option's range (its owner's ``ranges``, else the shared one).
+    A number's bounds are the option's range (its owner's ``ranges``, else the shared one); its label and help
+    its owner's ``labels``, else the shared ones.
     """
-    text, help_text = label(name)
+    text, help_text = label(name, labels)
     common = dict(key=key, help=help_text, **KEPT)
     if choices:
         options = list(choices)
@@ -196,9 +199,10 @@ def option_input(name: str, default, key: str, choices=None, ranges: dict[str, R
 
 def option_grid(
     defaults: dict, key_prefix: str, names=None, columns: int = 2, choices=None,
-    ranges: dict[str, Range] | None = None,
+    ranges: dict[str, Range] | None = None, labels: dict | None = None,
 ) -> dict:
-    """Widgets for ``defaults`` (or the ``names`` among them) in a grid of ``columns``; ``ranges``: the owner's."""
+    """Widgets for ``defaults`` (or the ``names`` among them) in a grid of ``columns``; ``ranges``, ``labels``:
+    the owner's."""
     names = [n for n in (names if names is not None else defaults) if n in defaults]
     choices = choices or {}
     # A hidden option keeps its default. The switch's value from the last interaction is in the session
@@ -214,7 +218,8 @@ def option_grid(
         for i, name in enumerate(group):
             with cols[i % width]:
                 values[name] = option_input(
-                    name, defaults[name], key=f"{key_prefix}.{name}", choices=choices.get(name), ranges=ranges
+                    name, defaults[name], key=f"{key_prefix}.{name}", choices=choices.get(name), ranges=ranges,
+                    labels=labels,
                 )
     return {n: values[n] for n in names}
 

@@ -25,7 +25,8 @@ from typing import Callable
 
 import numpy as np
 
-from seqlab.models.steps import Steps, steps_or_none
+from seqlab.models.steps import Steps
+from seqlab.models.registry import steps_or_none
 
 Predict = Callable[[object], np.ndarray]
 

@@ -16,6 +16,8 @@ from seqlab.inspect.attribution import METHODS, TokenAttribution, sentence_proba
 from seqlab.inspect.gradients import GradientTrace, LayerGradient, gradient_through_time
 from seqlab.inspect.hmm import HMMTrace
 from seqlab.inspect import positions  # noqa: F401  its probes name the positions a [CLS] or patches make
+from seqlab.inspect import receptive_field  # noqa: F401  its probe traces a TCN's blocks and receptive field
+from seqlab.inspect import state_space  # noqa: F401  its probe traces a state-space layer's x_t
 from seqlab.inspect.projection import Projection, pca
 from seqlab.inspect.saved import saved_recurrent_layers, saved_traced_layers
 from seqlab.inspect.trace import LayerResult, LayerTrace, Trace, is_recurrent, recurrent_layers, trace

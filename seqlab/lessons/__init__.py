@@ -18,6 +18,6 @@ both: ``python -m seqlab train --preset <lesson name>``.
 from seqlab.lessons.lesson import LESSONS, Lesson, all_presets, get_preset, register_lesson
 
 # The topic modules register their lessons, in the lecture's order.
-from seqlab.lessons import recurrent, language  # noqa: E402,F401  isort: skip
+from seqlab.lessons import recurrent, language, state_space  # noqa: E402,F401  isort: skip
 
 __all__ = ["LESSONS", "Lesson", "all_presets", "get_preset", "register_lesson"]

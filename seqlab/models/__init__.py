@@ -10,8 +10,8 @@ from seqlab.models.registry import (
 
 # Importing the modules registers their architectures (without importing Keras), in lecture order.
 from seqlab.models import (  # noqa: E402,F401  isort: skip
-    recurrent, cnn, mean_embedding, mlp, narx, esn, arx, markov, hmm, neural_lm, seq2seq, transformer, vit,
-    transformer_seq2seq, bert, gpt,
+    recurrent, cnn, tcn, mean_embedding, mlp, narx, esn, arx, markov, hmm, neural_lm, seq2seq, transformer, vit,
+    transformer_seq2seq, bert, gpt, state_space,
 )
 
 

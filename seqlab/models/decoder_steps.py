@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from keras import ops
 
-from seqlab.models.seq2seq import DECODER, ENCODER, real_steps
+from seqlab.models.encoder_decoder import DECODER, ENCODER, real_steps
 from seqlab.models.steps import Steps
 
 

@@ -37,7 +37,7 @@ POSITIONS = ("learned", "sinusoidal")
 ACTIVATIONS = ("gelu", "relu")
 FF_MULTIPLE = 4  # ff_units 0: 4 d, as GPT and the original Transformer
 # The layer names its steps look for.
-POSITIONS_LAYER, FINAL_NORM, BLOCK_PREFIX, PROJECTION = "positions", "final_norm", "block_", "projection"
+BLOCK_PREFIX = "block_"
 
 
 def check_gpt(layers, heads, width, ff_units) -> tuple[int, int, int, int]:
@@ -67,6 +67,7 @@ def build_gpt(
         SinusoidalPositionalEncoding,
         TransformerDecoderBlock,
     )
+    from seqlab.models.gpt_steps import FINAL_NORM, POSITIONS_LAYER, PROJECTION  # the names its steps find
     from seqlab.models.task_model import build_task_model
 
     embedding_dim = int(data.options["embedding_dim"])

@@ -12,13 +12,14 @@ network's closed-form ridge readout, declares its own ``fit``.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from seqlab.checks import Range, bounds_table, resolve_against_defaults
 from seqlab.data.registry import check_task
 from seqlab.data.sequence_data import SequenceData
-from seqlab.models.steps import built_as
+from seqlab.models.steps import Steps
 from seqlab.registry import Registry
 
 if TYPE_CHECKING:
@@ -45,6 +46,8 @@ class Architecture:
             run is written to and ``build`` gets the ``Run`` (``None`` when empty).
         steps: ``(model) -> seqlab.models.steps.Steps``: the model one step at a time
             (generation, free run, TBPTT, decoding, serving); ``None``: it reads whole sequences only.
+        labels: option -> ``(label, help)`` that the app shows for this architecture's option instead of the
+            shared one (``seqlab.app.widgets.LABELS``), where it means something else by a shared name.
     """
 
     name: str
@@ -60,6 +63,7 @@ class Architecture:
     needs: frozenset[str] = frozenset()
     run_options: tuple[str, ...] = ()
     steps: Callable | None = None
+    labels: dict[str, tuple[str, str | None]] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return {
@@ -121,4 +125,49 @@ def build_model(name: str, data: SequenceData, options: dict | None = None, runs
         if run_id and runs is None:
             raise ValueError(f"Option {option!r} of model {name!r} names run {run_id!r}, but no run store was given.")
         resolved[option] = runs.read(run_id) if run_id else None
-    return built_as(arch.build(data, **resolved), name)  # its steps are its architecture's
+    from seqlab.weight_budget import weight_budget  # imports Keras: only when a model is built
+
+    with weight_budget():  # max_parameters: refused before the first weight past it is made, not after the build
+        return built_as(arch.build(data, **resolved), name)  # its steps are its architecture's
+
+
+# The architecture each model was built or loaded as, and its Steps, made once (their compiled functions
+# compile on the first call, about a second). Weak: forgetting a model frees both.
+_BUILT_AS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MADE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def built_as(model: keras.Model, architecture: str) -> keras.Model:
+    """Record that ``model`` is of ``architecture`` (``build_model`` and ``Run.load_model`` do); ``model``."""
+    _BUILT_AS[model] = architecture
+    return model
+
+
+def steps_of(model: keras.Model) -> Steps:
+    """The ``Steps`` that the model's architecture declares for it, made once per model.
+
+    ``ValueError`` for a model of no known architecture (built by hand, uploaded), of an architecture that
+    cannot be stepped, or that its steps refuse (e.g. a bidirectional one).
+    """
+    if model not in _MADE:
+        if model not in _BUILT_AS:
+            raise ValueError(
+                f"Model {model.name!r} was not built by a seqlab architecture (nor loaded from a run): nothing "
+                "says how to run it one step at a time."
+            )
+        arch = get_architecture(_BUILT_AS[model])
+        if arch.steps is None:
+            raise ValueError(
+                f"A {arch.title} model ({arch.name!r}) cannot be run one step at a time: it reads a whole "
+                "sequence at once."
+            )
+        _MADE[model] = arch.steps(model)  # a Steps never holds the model itself, so the model can still be freed
+    return _MADE[model]
+
+
+def steps_or_none(model: keras.Model) -> Steps | None:
+    """``steps_of``, or ``None`` where that refuses the model (what to offer, not an error)."""
+    try:
+        return steps_of(model)
+    except ValueError:
+        return None

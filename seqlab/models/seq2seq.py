@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from seqlab.checks import Range, check_bool, check_dropout, check_positive_int
 from seqlab.data.sequence_data import SequenceData
+from seqlab.models.encoder_decoder import DECODER, ENCODER, real_steps
 from seqlab.models.registry import Architecture, register_architecture
 
 if TYPE_CHECKING:
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 CELLS = ("simple_rnn", "lstm", "gru")
 ATTENTIONS = ("none", "bahdanau", "luong", "local")
 SCORES = ("dot", "general", "concat")
-ENCODER, DECODER = "encoder", "decoder"
 DEFAULTS = {
     "cell": "gru", "units": 64, "layers": 1, "bidirectional": False, "embedding_dim": 32,
     "attention": "bahdanau", "score": "general", "predictive": False, "half_width": 3, "input_feeding": True,
@@ -46,15 +46,6 @@ def source_input(data: SequenceData) -> keras.KerasTensor:
 
     spec = translate_inputs(data)[0]
     return keras.Input(shape=spec.shape, dtype=spec.dtype, name=spec.name)
-
-
-def real_steps(source) -> keras.KerasTensor:
-    """``(B, S)``: True on the source's real steps (token ids other than padding; every step of numbers)."""
-    from keras import ops
-
-    from seqlab.text import PAD_ID
-
-    return ops.not_equal(source, PAD_ID) if len(source.shape) == 2 else ops.ones_like(source[..., 0], dtype="bool")
 
 
 def build_encoder(data: SequenceData, cell: str, units: int, layers: int, bidirectional: bool,

@@ -1,8 +1,8 @@
 """A model one step at a time: the protocol that generation, forecasting, TBPTT, translation and serving ask for.
 
 Each architecture that can be stepped declares how (``Architecture.steps``,
-``(model) -> Steps``); ``steps_of(model)`` asks the architecture the model
-was built or loaded as (``built_as``). The callers never look inside the
+``(model) -> Steps``); ``seqlab.models.registry.steps_of(model)`` asks the
+architecture the model was built or loaded as (``built_as``). The callers never look inside the
 model: which layers carry a state, where a cache lives or which decoder a
 translation model has is known only to the family's own ``Steps``::
 
@@ -23,7 +23,6 @@ from step to step, with its shape per row.
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -62,47 +61,3 @@ class Steps:
         """``{name: shape per row}`` of the tensors that pass from one step to the next: the signature of a
         serving endpoint that steps the model (a translation decoder's ``decode_step``)."""
         raise NotImplementedError(f"{type(self).__name__} is not served one step at a time.")
-
-
-# The architecture each model was built or loaded as, and its Steps, made once (their compiled functions
-# compile on the first call, about a second). Weak: forgetting a model frees both.
-_BUILT_AS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_MADE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def built_as(model: keras.Model, architecture: str) -> keras.Model:
-    """Record that ``model`` is of ``architecture`` (``build_model`` and ``Run.load_model`` do); ``model``."""
-    _BUILT_AS[model] = architecture
-    return model
-
-
-def steps_of(model: keras.Model) -> Steps:
-    """The ``Steps`` that the model's architecture declares for it, made once per model.
-
-    ``ValueError`` for a model of no known architecture (built by hand, uploaded), of an architecture that
-    cannot be stepped, or that its steps refuse (e.g. a bidirectional one).
-    """
-    from seqlab.models.registry import get_architecture
-
-    if model not in _MADE:
-        if model not in _BUILT_AS:
-            raise ValueError(
-                f"Model {model.name!r} was not built by a seqlab architecture (nor loaded from a run): nothing "
-                "says how to run it one step at a time."
-            )
-        arch = get_architecture(_BUILT_AS[model])
-        if arch.steps is None:
-            raise ValueError(
-                f"A {arch.title} model ({arch.name!r}) cannot be run one step at a time: it reads a whole "
-                "sequence at once."
-            )
-        _MADE[model] = arch.steps(model)  # a Steps never holds the model itself, so the model can still be freed
-    return _MADE[model]
-
-
-def steps_or_none(model: keras.Model) -> Steps | None:
-    """``steps_of``, or ``None`` where that refuses the model (what to offer, not an error)."""
-    try:
-        return steps_of(model)
-    except ValueError:
-        return None

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 
 from seqlab.data.sequence_data import SequenceData
 from seqlab.models.registry import Architecture, register_architecture
-from seqlab.models.seq2seq import DECODER, ENCODER, real_steps, source_input
+from seqlab.models.encoder_decoder import DECODER, ENCODER, real_steps
+from seqlab.models.seq2seq import source_input
 from seqlab.models.transformer import ENCODER_CHOICES, ENCODER_DEFAULTS, ENCODER_RANGES, POSITIONS, check_encoder
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from keras import ops
 
 from seqlab.models.decoder_steps import DecoderSteps
-from seqlab.models.seq2seq import real_steps
+from seqlab.models.encoder_decoder import real_steps
 
 
 class TransformerDecoderSteps(DecoderSteps):

@@ -31,7 +31,7 @@ TRANSLATE_ENDPOINT = "translate"
 def export_translator(model: keras.Model, data: SequenceData, path: Path) -> None:
     import tensorflow as tf
 
-    from seqlab.models.steps import steps_of  # here: the models import the tasks
+    from seqlab.models.registry import steps_of  # here: the models import the tasks
     from seqlab.tasks.task import serve_archive
     from seqlab.tasks.translate import EOS_ID, START_ID, target_tokenizer_of, translate_inputs
     from seqlab.text import PAD_ID

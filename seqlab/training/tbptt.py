@@ -39,7 +39,8 @@ import tensorflow as tf
 
 from seqlab.data.sequence_data import SequenceData
 from seqlab.data.windowing import make_windows, split_points
-from seqlab.models.steps import Steps, steps_of
+from seqlab.models.steps import Steps
+from seqlab.models.registry import steps_of
 from seqlab.models.task_model import EVAL_BATCH_SIZE
 
 

@@ -8,7 +8,7 @@ from seqlab.data import load_dataset
 from seqlab.generate import language_next, recomputed_next
 from seqlab.models import build_model
 from seqlab.models.gpt_steps import GPTSteps
-from seqlab.models.steps import steps_of
+from seqlab.models.registry import steps_of
 from seqlab.text import PAD_ID
 
 T = 16

@@ -110,7 +110,7 @@ def test_scheduled_sampling_feeds_its_own_tokens_in_training_only(data):
 def test_a_saved_model_translates_the_same_and_its_savedmodel_serves_strings_without_seqlab(data, tmp_path):
     import keras
 
-    from seqlab.models.steps import built_as
+    from seqlab.models.registry import built_as
     from seqlab.tasks.translate_serving import export_translator
     from seqlab.translation import translate
 

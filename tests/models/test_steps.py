@@ -71,7 +71,7 @@ def test_a_model_of_no_architecture_or_one_that_reads_whole_sequences_is_refused
 
     from seqlab.data import load_dataset
     from seqlab.models import build_model
-    from seqlab.models.steps import steps_of, steps_or_none
+    from seqlab.models.registry import steps_of, steps_or_none
 
     plain = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)], name="plain")
     with pytest.raises(ValueError, match="'plain' was not built by a seqlab architecture"):

@@ -54,7 +54,7 @@ def test_it_trains_on_toy_pairs_and_gives_a_distribution_per_step(data, trained)
 def test_cached_steps_equal_the_teacher_forced_call_at_every_position(data, options):
     import keras
 
-    from seqlab.models.steps import steps_of
+    from seqlab.models.registry import steps_of
 
     keras.utils.set_random_seed(2)
     model = build(data, **options)
@@ -119,7 +119,7 @@ def test_a_saved_model_translates_the_same_and_its_savedmodel_serves_strings_wit
                                                                                             tmp_path):
     import keras
 
-    from seqlab.models.steps import built_as
+    from seqlab.models.registry import built_as
     from seqlab.tasks.translate_serving import export_translator
     from seqlab.translation import translate
 

@@ -5,6 +5,7 @@ import math
 import keras
 from keras import ops
 
+from seqlab.layers.last_step import LastRealStep
 from seqlab.layers.state_space import complex_pairs as cx
 from seqlab.layers.state_space.arguments import (
     check_choice,
@@ -14,6 +15,7 @@ from seqlab.layers.state_space.arguments import (
 )
 from seqlab.layers.state_space.causal_convolution import causal_convolution
 from seqlab.layers.state_space.initializers import log_uniform, over_modes
+from seqlab.layers.state_space.masking import masked_inputs, real_steps
 
 __all__ = ["DiagonalStateSpace"]
 
@@ -51,6 +53,13 @@ class DiagonalStateSpace(keras.layers.Layer):
         conjugate pair of modes and takes $2 \mathrm{Re}$; here the 2 is part
         of $C$. The complex algebra is written out in real tensors.
 
+        A mask (False on padding) zeroes $u_t$ at padded steps, and the
+        recurrence keeps $x_t = x_{t-1}$ there: left padding reads like the
+        zeros before the sequence, right padding never reaches a real step
+        (the output is causal), and without `return_sequences` the output is
+        the last real step's. The state returned under a mask is the last
+        real step's.
+
     Args:
         state_size: $N$, the number of modes per channel. Default 16.
         init: `"lin"` (default, S4D-Lin: $a_n = -\tfrac12 + i \pi n$) or
@@ -67,13 +76,15 @@ class DiagonalStateSpace(keras.layers.Layer):
     Call arguments:
         inputs: $u$, shape `(batch, steps, channels)`.
         initial_state: Optional $x_{-1}$, a list like `initial_state(batch)`.
+        mask: Optional `(batch, steps)` booleans, False on padding.
 
     Returns:
         $y$, `(batch, steps, channels)`, or `(batch, channels)` without
         `return_sequences`; with `return_state`, a list `[y, *state]`.
         `step(u_t, state)` gives `(y_t, new_state)` for one step;
         `states(u)` gives $x_t$ at every step, `(batch, steps, channels, N)`
-        per part (`state_names`).
+        per part (`state_names`); `read(u, state)` gives `(y, new_state)`
+        for several steps after a state (a prompt at once).
 
     Example:
 
@@ -105,6 +116,8 @@ class DiagonalStateSpace(keras.layers.Layer):
         self.return_sequences = bool(return_sequences)
         self.return_state = bool(return_state)
         self.input_spec = keras.layers.InputSpec(ndim=3)
+        self.supports_masking = True
+        self.last_step = LastRealStep(name="last_step")
 
     @property
     def is_complex(self):
@@ -198,29 +211,39 @@ class DiagonalStateSpace(keras.layers.Layer):
         A_bar, B_bar = self.discretised()
         return self._advance(A_bar, B_bar, list(state), ops.convert_to_tensor(inputs, dtype=self.compute_dtype))
 
-    def _scan(self, inputs, state):
-        """The recurrence over the sequence: `(y, x, last_state)`, y and x time-major."""
+    def _scan(self, inputs, state, mask=None):
+        """The recurrence over the sequence: `(y, x, last_state)`, y and x time-major; the state kept where the
+        mask is False."""
         A_bar, B_bar = self.discretised()
+        keep = real_steps(inputs, mask)
 
         # Keras's TensorFlow scan stacks outputs shaped like the carry, so y_t rides in it.
-        def advance(carry, u_t):
+        def advance(carry, step):
+            u_t, real = step
             y_t, new_state = self._advance(A_bar, B_bar, carry[1:], u_t)
+            new_state = [ops.where(real[:, None, None] > 0, new, old) for new, old in zip(new_state, carry[1:])]
             return [y_t, *new_state], [y_t, *new_state]
 
         y_start = ops.zeros_like(inputs[:, 0])
-        (_, *last), (y, *x) = ops.scan(advance, [y_start, *state], ops.moveaxis(inputs, 1, 0))
+        sequences = [ops.moveaxis(inputs, 1, 0), ops.moveaxis(keep, 1, 0)]
+        (_, *last), (y, *x) = ops.scan(advance, [y_start, *state], sequences)
         return y, x, last
 
-    def states(self, inputs, initial_state=None):
+    def states(self, inputs, initial_state=None, mask=None):
         """$x_t$ at every step: a list (`state_names`) of `(batch, steps, channels, N)` tensors."""
         inputs = ops.convert_to_tensor(inputs, dtype=self.compute_dtype)
         if not self.built:
             self.build(inputs.shape)
-        state = self.initial_state(ops.shape(inputs)[0]) if initial_state is None else list(initial_state)
-        _, x, _ = self._scan(inputs, state)
+        _, x, _ = self._scan(masked_inputs(inputs, mask), self._start(inputs, initial_state), mask)
         return [ops.moveaxis(part, 0, 1) for part in x]
 
-    def _convolve(self, inputs, state):
+    def read(self, inputs, state):
+        """Several steps after `state`, `inputs` `(batch, steps, channels)`: `(y (batch, steps, channels),
+        new_state)`, what as many `step` calls give, by the convolution kernel."""
+        inputs = ops.convert_to_tensor(inputs, dtype=self.compute_dtype)
+        return self._convolve(inputs, list(state), with_last=True)
+
+    def _convolve(self, inputs, state, with_last):
         """The whole sequence by the kernel, plus what the initial state adds: `(y, last_state)`."""
         steps = ops.shape(inputs)[1]
         _, B_bar = self.discretised()
@@ -232,7 +255,7 @@ class DiagonalStateSpace(keras.layers.Layer):
             tail = cx.map_parts(lambda part: part[..., 1:], powers)  # Ā^{t+1}
             C_x0 = cx.map_parts(lambda part: part[..., None], cx.multiply(self.C, x0))  # (B, H, N, 1)
             y = y + ops.transpose(ops.sum(cx.multiply(C_x0, tail)[0], axis=2), (0, 2, 1))
-        if not self.return_state:
+        if not with_last:
             return y, None
         # x_{L-1} = Σ_k Ā^k B̄ u_{L-1-k} + Ā^L x_{-1}
         newest_first = ops.flip(inputs, axis=1)  # (B, L, H): u_{L-1-k} at k
@@ -242,16 +265,25 @@ class DiagonalStateSpace(keras.layers.Layer):
             last = cx.add(last, cx.multiply(cx.map_parts(lambda part: part[..., -1], powers), x0))
         return y, cx.parts(last)
 
-    def call(self, inputs, initial_state=None):
+    def call(self, inputs, initial_state=None, mask=None):
+        inputs = masked_inputs(inputs, mask)
         if self.mode == "recurrence":
-            state = self.initial_state(ops.shape(inputs)[0]) if initial_state is None else list(initial_state)
-            y, _, last = self._scan(inputs, state)
+            y, _, last = self._scan(inputs, self._start(inputs, initial_state), mask)
             y = ops.moveaxis(y, 0, 1)
         else:
-            y, last = self._convolve(inputs, initial_state)
+            y, last = self._convolve(inputs, initial_state, with_last=self.return_state and mask is None)
+            if self.return_state and mask is not None:  # the kernel cannot keep the state at padded steps
+                _, _, last = self._scan(inputs, self._start(inputs, initial_state), mask)
         if not self.return_sequences:
-            y = y[:, -1]
+            y = self.last_step(y, mask=mask)
         return [y, *last] if self.return_state else y
+
+    def _start(self, inputs, initial_state):
+        return self.initial_state(ops.shape(inputs)[0]) if initial_state is None else list(initial_state)
+
+    def compute_mask(self, inputs, mask=None):
+        output_mask = mask if self.return_sequences else None
+        return [output_mask, *[None for _ in self.state_names]] if self.return_state else output_mask
 
     def compute_output_shape(self, input_shape):
         batch, steps, channels = input_shape

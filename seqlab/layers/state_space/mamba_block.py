@@ -4,6 +4,7 @@ import keras
 from keras import ops
 
 from seqlab.layers.state_space.arguments import check_positive_int, check_sequence_shape
+from seqlab.layers.state_space.masking import masked_inputs
 from seqlab.layers.state_space.selective import SelectiveStateSpace
 
 __all__ = ["MambaBlock"]
@@ -28,7 +29,9 @@ class MambaBlock(keras.layers.Layer):
         selective state-space layer (`SelectiveStateSpace`, whose
         $\Delta_t, B_t, C_t$ are read from $c_t$), $z_t$ gates its output.
         The block is pre-normalised and residual, as Mamba stacks it, so
-        blocks stack like Transformer blocks. Sub-layers: `norm`
+        blocks stack like Transformer blocks. A mask (False on padding)
+        zeroes $u_t$ at padded steps (so $v_t = 0$ there, as before the
+        start) and the selective layer keeps its state across them. Sub-layers: `norm`
         (`RMSNormalization`), `in_projection` ($W_{\mathrm{in}}$, no bias),
         `ssm`, `out_projection` ($W_{\mathrm{out}}$, no bias); weights
         `conv_kernel` ($k$, `(w, E)`) and `conv_bias` ($b_k$).
@@ -42,12 +45,14 @@ class MambaBlock(keras.layers.Layer):
 
     Call arguments:
         inputs: $u$, shape `(batch, steps, channels)`.
+        mask: Optional `(batch, steps)` booleans, False on padding.
 
     Returns:
         $y$, `(batch, steps, channels)`. `step(u_t, state)` gives
         `(y_t, new_state)` with the state `[the last w - 1 v_t, x_t]`
         (`state_names`); `states(u)` gives the selective layer's $x_t$ at
-        every step, `(batch, steps, E, N)`.
+        every step, `(batch, steps, E, N)`; `read(u, state)` gives
+        `(y, new_state)` for several steps after a state.
 
     Example:
 
@@ -68,6 +73,7 @@ class MambaBlock(keras.layers.Layer):
         self.conv_width = check_positive_int("conv_width", conv_width)
         self.dt_rank = None if dt_rank is None else check_positive_int("dt_rank", dt_rank)
         self.input_spec = keras.layers.InputSpec(ndim=3)
+        self.supports_masking = True
 
     def build(self, input_shape):
         channels = check_sequence_shape(self, input_shape)
@@ -101,17 +107,22 @@ class MambaBlock(keras.layers.Layer):
     def _conv_input(self, inputs):
         """$v$ and $z$ of a sequence, and $c$ at every step."""
         v, z = self._project(inputs)
-        steps = ops.shape(inputs)[1]
         padded = ops.pad(v, ((0, 0), (self.conv_width - 1, 0), (0, 0)))  # v_{t-j} = 0 before the start
+        return self._convolve_window(padded, ops.shape(inputs)[1]), z
+
+    def _convolve_window(self, window, steps):
+        """$c$ for the last `steps` steps of a window `(batch, w - 1 + steps, E)` of $v$, oldest first."""
         # k_j v_{t-j}: the copy of v shifted by j steps, for j < w.
         start = self.conv_width - 1
-        shifted = [padded[:, start - j : start - j + steps] for j in range(self.conv_width)]
-        c = ops.silu(sum(self.conv_kernel[j] * shifted[j] for j in range(self.conv_width)) + self.conv_bias)
-        return c, z
+        shifted = [window[:, start - j : start - j + steps] for j in range(self.conv_width)]
+        return ops.silu(sum(self.conv_kernel[j] * shifted[j] for j in range(self.conv_width)) + self.conv_bias)
 
-    def call(self, inputs):
-        c, z = self._conv_input(inputs)
-        return inputs + self.out_projection(self.ssm(c) * ops.silu(z))
+    def call(self, inputs, mask=None):
+        c, z = self._conv_input(masked_inputs(inputs, mask))
+        return inputs + self.out_projection(self.ssm(c, mask=mask) * ops.silu(z))
+
+    def compute_mask(self, inputs, mask=None):
+        return mask
 
     def initial_state(self, batch_size):
         """Zeros: `[the last w - 1 v_t (batch, w - 1, E), x (batch, E, N)]`."""
@@ -126,13 +137,23 @@ class MambaBlock(keras.layers.Layer):
         s, [x] = self.ssm.step(self._convolve(window), state[1:])
         return inputs + self.out_projection(s * ops.silu(z)), [window[:, 1:], x]
 
-    def states(self, inputs):
+    def read(self, inputs, state):
+        """Several steps after `state`, `inputs` `(batch, steps, channels)`: `(y (batch, steps, channels),
+        new_state)`, what as many `step` calls give, in one convolution and one scan."""
+        inputs = ops.convert_to_tensor(inputs, dtype=self.compute_dtype)
+        v, z = self._project(inputs)
+        window = ops.concatenate([state[0], v], axis=1)  # (B, w - 1 + steps, E): the state stands for the zeros
+        s, [x] = self.ssm.read(self._convolve_window(window, ops.shape(inputs)[1]), state[1:])
+        kept = ops.shape(window)[1] - (self.conv_width - 1)
+        return inputs + self.out_projection(s * ops.silu(z)), [window[:, kept:], x]
+
+    def states(self, inputs, mask=None):
         """The selective layer's $x_t$ at every step: a list of one `(batch, steps, E, N)` tensor."""
         inputs = ops.convert_to_tensor(inputs, dtype=self.compute_dtype)
         if not self.built:
             self.build(inputs.shape)
-        c, _ = self._conv_input(inputs)
-        return self.ssm.states(c)
+        c, _ = self._conv_input(masked_inputs(inputs, mask))
+        return self.ssm.states(c, mask=mask)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)

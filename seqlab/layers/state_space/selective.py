@@ -4,7 +4,9 @@ import keras
 from keras import ops
 
 from seqlab.layers.state_space.arguments import check_dt_range, check_positive_int, check_sequence_shape
+from seqlab.layers.last_step import LastRealStep
 from seqlab.layers.state_space.initializers import inverse_softplus_of, log_uniform, over_modes
+from seqlab.layers.state_space.masking import masked_inputs, real_steps
 
 __all__ = ["SelectiveStateSpace"]
 
@@ -37,6 +39,11 @@ class SelectiveStateSpace(keras.layers.Layer):
         and `dt_up`, $r \times H$, as in Mamba), `dt_bias` ($b_\Delta$),
         `B_kernel` ($W_B$), `C_kernel` ($W_C$), `A_log` ($\alpha$), `D`.
 
+        A mask (False on padding) zeroes $u_t$ at padded steps and keeps
+        $x_t = x_{t-1}$ there, so padding on either side leaves the real
+        steps' outputs as without it; without `return_sequences` the output
+        is the last real step's.
+
     Args:
         state_size: $N$, the state size per channel. Default 16.
         dt_rank: Rank of $W_\Delta$: `None` (default) for a full
@@ -53,12 +60,14 @@ class SelectiveStateSpace(keras.layers.Layer):
     Call arguments:
         inputs: $u$, shape `(batch, steps, channels)`.
         initial_state: Optional $x_{-1}$, a list like `initial_state(batch)`.
+        mask: Optional `(batch, steps)` booleans, False on padding.
 
     Returns:
         $y$, `(batch, steps, channels)`, or `(batch, channels)` without
         `return_sequences`; with `return_state`, a list `[y, x_{L-1}]`.
         `step(u_t, state)` gives `(y_t, new_state)` for one step;
-        `states(u)` gives $x_t$ at every step, `(batch, steps, channels, N)`.
+        `states(u)` gives $x_t$ at every step, `(batch, steps, channels, N)`;
+        `read(u, state)` gives `(y, new_state)` for several steps after a state.
 
     Example:
 
@@ -91,6 +100,8 @@ class SelectiveStateSpace(keras.layers.Layer):
         self.return_state = bool(return_state)
         self.kernel_initializer = keras.initializers.get(kernel_initializer)
         self.input_spec = keras.layers.InputSpec(ndim=3)
+        self.supports_masking = True
+        self.last_step = LastRealStep(name="last_step")
 
     def build(self, input_shape):
         channels = check_sequence_shape(self, input_shape)
@@ -145,37 +156,53 @@ class SelectiveStateSpace(keras.layers.Layer):
         y, x = self._advance(state[0], inputs, *self.selection(inputs))
         return y, [x]
 
-    def _scan(self, inputs, state):
-        """The recurrence over the sequence: `(y, x, x_last)`, y and x time-major."""
+    def _scan(self, inputs, state, mask=None):
+        """The recurrence over the sequence: `(y, x, x_last)`, y and x time-major; the state kept where the mask
+        is False."""
         # The projections at once, the rest of the step in the loop: precomputing Ā_t and B̄_t u_t
         # for the whole sequence instead (a two-op loop) trained 1.4x slower on this CPU (memory).
         delta, B, C = self.selection(inputs)
 
         # Keras's TensorFlow scan stacks outputs shaped like the carry, so y_t rides in it.
         def advance(carry, step_inputs):
+            *step_inputs, real = step_inputs
             y, x = self._advance(carry[1], *step_inputs)
+            x = ops.where(real[:, None, None] > 0, x, carry[1])
             return [y, x], [y, x]
 
-        sequences = [ops.moveaxis(tensor, 1, 0) for tensor in (inputs, delta, B, C)]
+        sequences = [ops.moveaxis(tensor, 1, 0) for tensor in (inputs, delta, B, C, real_steps(inputs, mask))]
         (_, last), (y, x) = ops.scan(advance, [ops.zeros_like(inputs[:, 0]), state[0]], sequences)
         return y, x, last
 
-    def states(self, inputs, initial_state=None):
+    def _start(self, inputs, initial_state):
+        return self.initial_state(ops.shape(inputs)[0]) if initial_state is None else list(initial_state)
+
+    def states(self, inputs, initial_state=None, mask=None):
         """$x_t$ at every step: a list of one `(batch, steps, channels, N)` tensor."""
         inputs = ops.convert_to_tensor(inputs, dtype=self.compute_dtype)
         if not self.built:
             self.build(inputs.shape)
-        state = self.initial_state(ops.shape(inputs)[0]) if initial_state is None else list(initial_state)
-        _, x, _ = self._scan(inputs, state)
+        _, x, _ = self._scan(masked_inputs(inputs, mask), self._start(inputs, initial_state), mask)
         return [ops.moveaxis(x, 0, 1)]
 
-    def call(self, inputs, initial_state=None):
-        state = self.initial_state(ops.shape(inputs)[0]) if initial_state is None else list(initial_state)
-        y, _, last = self._scan(inputs, state)
+    def read(self, inputs, state):
+        """Several steps after `state`, `inputs` `(batch, steps, channels)`: `(y (batch, steps, channels),
+        [x])`, what as many `step` calls give, in one scan."""
+        inputs = ops.convert_to_tensor(inputs, dtype=self.compute_dtype)
+        y, _, last = self._scan(inputs, list(state))
+        return ops.moveaxis(y, 0, 1), [last]
+
+    def call(self, inputs, initial_state=None, mask=None):
+        inputs = masked_inputs(inputs, mask)
+        y, _, last = self._scan(inputs, self._start(inputs, initial_state), mask)
         y = ops.moveaxis(y, 0, 1)
         if not self.return_sequences:
-            y = y[:, -1]
+            y = self.last_step(y, mask=mask)
         return [y, last] if self.return_state else y
+
+    def compute_mask(self, inputs, mask=None):
+        output_mask = mask if self.return_sequences else None
+        return [output_mask, None] if self.return_state else output_mask
 
     def compute_output_shape(self, input_shape):
         batch, steps, channels = input_shape

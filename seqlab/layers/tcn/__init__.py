@@ -1,8 +1,9 @@
 """Temporal convolutional networks (Bai et al. 2018): dilated causal convolutions in residual blocks.
 
-Every layer runs on a whole sequence (`call`) and one step at a time
-(`initial_state(batch)`, `step(x_t, state) -> (y_t, state)`), the state being
-each convolution's last $(k-1)d$ inputs; both give the same outputs.
+Every layer runs on a whole sequence (`call`), one step at a time
+(`initial_state(batch)`, `step(x_t, state) -> (y_t, state)`) and several
+steps from a carried state (`read(x, state) -> (y, state)`, a prompt at once),
+the state being each convolution's last $(k-1)d$ inputs; all give the same outputs.
 """
 
 from seqlab.layers.tcn.causal_convolution import CausalConv1D

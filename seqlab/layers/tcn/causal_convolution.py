@@ -147,6 +147,13 @@ class CausalConv1D(keras.layers.Layer):
         y = ops.einsum("bkf,kfc->bc", taps, self.kernel) + self.bias  # (B, filters)
         return y, window[:, 1:]
 
+    def read(self, inputs, state):
+        """Several new steps at once: `inputs` `(batch, steps, features)` after the buffer give
+        `(y (batch, steps, filters), new buffer)`, what as many `step` calls give, in one convolution."""
+        window = ops.concatenate([state, inputs], axis=1)  # (B, (k-1)d + steps, F): the buffer stands for the zeros
+        y = ops.conv(window, self.kernel, strides=1, padding="valid", dilation_rate=self.dilation) + self.bias
+        return y, (window[:, -self.history :] if self.history else state)  # k = 1 keeps an empty buffer
+
     def get_config(self):
         return {
             **super().get_config(),

@@ -1,6 +1,7 @@
 r"""The temporal convolutional network (Bai et al. 2018): residual blocks of dilated causal convolutions, stacked."""
 
 import keras
+from keras import ops
 
 from seqlab.checks import check_dropout, check_positive_int
 from seqlab.layers.last_step import LastRealStep
@@ -40,10 +41,10 @@ class TemporalConvNet(keras.layers.Layer):
         convolution's input, so left padding reads like the zeros before the
         sequence, and each real step gets its unpadded sequence's output.
 
-        Stepping carries each convolution's last $(k-1)d$ inputs (`step`),
-        so a new token costs $O(L k)$ products instead of a pass over the
-        last $R$ steps, and gives exactly the outputs of the whole-sequence
-        call.
+        Stepping carries each convolution's last $(k-1)d$ inputs (`step`;
+        `read` takes several steps from that state in one pass), so a new
+        token costs $O(L k)$ products instead of a pass over the last $R$
+        steps, and gives exactly the outputs of the whole-sequence call.
 
     Args:
         filters: Positive integer, the channels of every block.
@@ -157,6 +158,13 @@ class TemporalConvNet(keras.layers.Layer):
 
     def step(self, inputs, state):
         """One new step, `inputs` `(batch, features)`: `(z_t, new state)`; dropout is off."""
+        z, state = self.read(ops.expand_dims(inputs, 1), state)
+        return z[:, 0], state
+
+    def read(self, inputs, state, training=False):
+        """Several new steps after the state, `inputs` `(batch, steps, features)`: `(z (batch, steps, filters),
+        new state)`, as many `step` calls in one pass per convolution (with dropout while `training`); from
+        `initial_state` it is the whole-sequence call with `return_sequences`."""
         if len(state) != 2 * len(self.blocks):
             raise ValueError(
                 f"TemporalConvNet.step expects the state of initial_state (2 buffers per block, "
@@ -164,7 +172,7 @@ class TemporalConvNet(keras.layers.Layer):
             )
         z, new_state = inputs, []
         for l, block in enumerate(self.blocks):
-            z, buffers = block.step(z, state[2 * l : 2 * l + 2])
+            z, buffers = block.read(z, state[2 * l : 2 * l + 2], training=training)
             new_state.extend(buffers)
         return z, new_state
 

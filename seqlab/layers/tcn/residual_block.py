@@ -139,9 +139,17 @@ class TemporalBlock(keras.layers.Layer):
 
     def step(self, inputs, state):
         """One new step, `inputs` `(batch, features)`: `(o_t, new state)`; dropout is off."""
-        h, first = self.conv1.step(inputs, state[0])
-        h, second = self.conv2.step(ops.relu(h), state[1])
-        return ops.relu(self._shortcut(inputs) + ops.relu(h)), [first, second]
+        o, state = self.read(ops.expand_dims(inputs, 1), state)
+        return o[:, 0], state
+
+    def read(self, inputs, state, training=False):
+        """Several new steps after the state, `inputs` `(batch, steps, features)`: `(o (batch, steps, filters),
+        new state)`, as many `step` calls in one pass (with dropout while `training`)."""
+        h, first = self.conv1.read(inputs, state[0])
+        h = self.dropout1(ops.relu(h), training=training)
+        h, second = self.conv2.read(h, state[1])
+        h = self.dropout2(ops.relu(h), training=training)
+        return ops.relu(self._shortcut(inputs) + h), [first, second]
 
     def get_config(self):
         return {

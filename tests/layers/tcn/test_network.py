@@ -79,6 +79,18 @@ def test_stepping_gives_the_outputs_of_the_whole_sequence(weight_norm):
         np.testing.assert_allclose(numpy(z_t), z[:, t], rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("kernel_size", [1, 2])
+def test_reading_spans_from_a_carried_state_gives_the_outputs_of_the_whole_sequence(kernel_size):
+    x = np.random.default_rng(5).normal(size=(2, 11, 3)).astype("float32")
+    tcn = TemporalConvNet(filters=4, kernel_size=kernel_size, dilations=[1, 2], bias_initializer="random_normal")
+    z = numpy(tcn(x))
+    first, state = tcn.read(x[:, :4], tcn.initial_state(2))
+    second, state = tcn.read(x[:, 4:], state)  # a prompt, then the rest from the buffers it left
+    np.testing.assert_allclose(np.concatenate([numpy(first), numpy(second)], axis=1), z, rtol=1e-5, atol=1e-5)
+    history = kernel_size - 1  # (k-1)d steps per buffer: d = 1, then 2
+    assert [tuple(s.shape[1:]) for s in state] == [(history, 3), (history, 4), (2 * history, 4), (2 * history, 4)]
+
+
 @pytest.mark.parametrize("side", ["right", "left"])
 def test_each_real_step_gets_the_output_of_its_unpadded_sequence(side):
     rng = np.random.default_rng(5)
