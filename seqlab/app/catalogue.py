@@ -27,7 +27,9 @@ FAMILIES: tuple[tuple[str, str], ...] = (
     ("Bidirectional RNN", "forward and backward states side by side"),
     ("LSTM", r"forget, input and output gates $f_t, i_t, o_t$ with a cell state $c_t$"),
     ("GRU", r"update and reset gates $u_t, r_t$"),
-    ("CNN over sequences", "1-D convolution with zero padding"),
+    ("CNN over sequences", "1-D convolution with zero padding; dilated causal convolutions (TCN)"),
+    ("State-space model", r"$x_t = \bar A x_{t-1} + \bar B u_t$, $y_t = C x_t + D u_t$: a long convolution to train, "
+                          "a recurrence to step; selective (Mamba)"),
     ("Task shapes", "one-to-one, many-to-one, one-to-many, many-to-many"),
     ("Encoder-decoder", "context vector, teacher forcing, greedy and beam search"),
     ("Bahdanau attention", "additive (MLP) score over a bidirectional encoder"),
