@@ -47,7 +47,7 @@ def state_space_memory(runs: list[Run], key: str) -> None:
                                help="Most active first (mean |xₜ|): each channel is its own linear system."))
     figures.show(
         state_heatmap(layer.channel(channel), inp.time, np.arange(layer.modes), inputs=inp.inputs, name="magnitude",
-                      time_title=inp.time_title,
+                      time_title=inp.time_title, unit="mode",
                       title=f"|xₜ| of {layer.name}, channel {channel}: one row per mode"),
         key=f"{key}.state",
     )

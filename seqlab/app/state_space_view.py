@@ -48,7 +48,7 @@ def state_space_view(run: Run, data: SequenceData, tr: Trace, inp: InspectInput)
     with pictures:
         figures.show(
             state_heatmap(values, inp.time, np.arange(layer.modes), inputs=inp.inputs, name=part,
-                          time_title=inp.time_title,
+                          time_title=inp.time_title, unit="mode",
                           title=f"State of {layer.name}, channel {channel}: {PARTS[part]}, one row per mode"),
             key="inspect.ssm.state",
         )

@@ -34,6 +34,7 @@ INTERNALS: dict[str, tuple[str, str]] = {
     "h_tilde": ("candidate h̃ₜ", "tanh"),
     "pre_activation": ("pre-activation B zₜ₋₁ + V xₜ + b", "free"),
     "delta": ("change of the state", "free"),  # an edited input's state minus the original's
+    "magnitude": ("magnitude |xₜ|", "nonnegative"),  # a complex state's size (a state-space layer's)
 }
 TICK_FONT = dict(size=13)  # readable from a few metres, not only at a desk
 # The notes call the Elman and reservoir state z_t.
@@ -58,7 +59,7 @@ def value_range(name: str, values: np.ndarray | None = None) -> tuple[float, flo
         return -1.0, 1.0
     bound = float(np.nanmax(np.abs(values), initial=0.0)) if values is not None else 1.0
     bound = bound if bound > 0 else 1.0
-    return -bound, bound
+    return (0.0, bound) if kind == "nonnegative" else (-bound, bound)
 
 
 def time_ticks(time: Sequence) -> tuple[np.ndarray, dict]:
@@ -73,8 +74,8 @@ def time_ticks(time: Sequence) -> tuple[np.ndarray, dict]:
     return np.asarray(pd.Index(values)), dict(tickangle=0, nticks=6)
 
 
-def _unit_labels(unit_ids: Sequence[int]) -> list[str]:
-    return [f"unit {int(u)}" for u in unit_ids]
+def _unit_labels(unit_ids: Sequence[int], unit: str = "unit") -> list[str]:
+    return [f"{unit} {int(u)}" for u in unit_ids]
 
 
 def _add_inputs(fig: go.Figure, x: np.ndarray, inputs: dict[str, np.ndarray], rows: int) -> None:
@@ -113,6 +114,7 @@ def state_heatmap(
     total_units: int | None = None,
     title: str = "Hidden state over time",
     time_title: str = "time step t",
+    unit: str = "unit",
 ) -> go.Figure:
     """A state (or any internal) as a heatmap, units on y and time on x, with the inputs above it.
 
@@ -125,6 +127,7 @@ def state_heatmap(
         name: the internal's name (``"h"``, ``"f"``, ...): its colour range and colour-bar title.
         kind: the cell class (``"ESNCell"`` calls the state zₜ).
         total_units: the layer's size, to say "16 of 64 units" on the y axis.
+        unit: what a row is (``"unit"``; a state-space layer's rows are its ``"mode"``\ s).
     """
     values = np.asarray(values, dtype="float64")
     x, xaxis = time_ticks(time)
@@ -140,8 +143,8 @@ def state_heatmap(
     label = internal_label(name, kind)
     fig.add_trace(
         go.Heatmap(
-            z=values.T, x=x, y=_unit_labels(unit_ids), zmin=zmin, zmax=zmax,
-            colorscale=SEQUENTIAL if INTERNALS.get(name, ("", ""))[1] == "gate" else DIVERGING,
+            z=values.T, x=x, y=_unit_labels(unit_ids, unit), zmin=zmin, zmax=zmax,
+            colorscale=SEQUENTIAL if INTERNALS.get(name, ("", ""))[1] in ("gate", "nonnegative") else DIVERGING,
             colorbar=dict(title=dict(text=label, side="right"), len=heat_share, y=0, yanchor="bottom",
                           thickness=14),
             hovertemplate="%{x}<br>%{y}: %{z:.3f}<extra></extra>",
@@ -150,7 +153,7 @@ def state_heatmap(
     )
     shown = len(unit_ids)
     of = f" ({shown} of {total_units})" if total_units and total_units > shown else ""
-    fig.update_yaxes(title_text=f"unit{of}", autorange="reversed", row=rows, col=1,
+    fig.update_yaxes(title_text=f"{unit}{of}", autorange="reversed", row=rows, col=1,
                      showticklabels=shown <= 40, dtick=1)  # dtick: every unit named, none skipped
     fig.update_xaxes(title_text=time_title, row=rows, col=1, **xaxis)
     height = 120 + 18 * min(max(shown, 8), 48) + 80 * input_rows + (60 if input_rows else 0)

@@ -98,3 +98,12 @@ def test_gradient_figures_use_log_axes():
     assert fig.layout.yaxis.type == "log" and fig.layout.xaxis.title.text == "epoch"
     assert len(fig.data[0].x) == 8 and fig.data[0].x[-1] == pytest.approx(2.0)
     assert fig.layout.shapes  # the clip_norm line
+
+
+def test_a_state_space_magnitude_reads_from_zero_with_its_rows_named_modes():
+    values = np.abs(np.random.default_rng(0).normal(size=(6, 4)))
+    fig = state_heatmap(values, np.arange(6), np.arange(4), name="magnitude", unit="mode")
+    heat = fig.data[-1]
+    assert (heat.zmin, heat.zmax) == (0.0, pytest.approx(values.max()))  # |x| is never negative
+    assert list(heat.y) == ["mode 0", "mode 1", "mode 2", "mode 3"] and fig.layout.yaxis.title.text == "mode"
+    assert heat.colorbar.title.text == "magnitude |xₜ|"
