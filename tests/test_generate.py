@@ -70,7 +70,10 @@ def test_cli_generate_text_and_strict_json(capsys, language_run):
     ],
 )
 def test_cli_generate_refusals_exit_2(capsys, language_run, extra, message):
-    code = main(["generate", language_run.run_id, "--runs-dir", str(language_run.path.parent), *extra])
+    try:
+        code = main(["generate", language_run.run_id, "--runs-dir", str(language_run.path.parent), *extra])
+    except SystemExit as exited:  # a number out of range is refused as the command line is parsed
+        code = exited.code
     err = capsys.readouterr().err
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 

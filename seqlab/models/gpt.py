@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from seqlab.checks import Range, check_positive_int
 from seqlab.data.sequence_data import SequenceData
+from seqlab.models.gpt_names import FINAL_NORM, POSITIONS_LAYER, PROJECTION
 from seqlab.models.registry import Architecture, register_architecture
 
 if TYPE_CHECKING:
@@ -67,7 +68,6 @@ def build_gpt(
         SinusoidalPositionalEncoding,
         TransformerDecoderBlock,
     )
-    from seqlab.models.gpt_steps import FINAL_NORM, POSITIONS_LAYER, PROJECTION  # the names its steps find
     from seqlab.models.task_model import build_task_model
 
     embedding_dim = int(data.options["embedding_dim"])

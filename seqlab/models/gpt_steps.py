@@ -33,13 +33,11 @@ import tensorflow as tf
 from keras import ops
 
 from seqlab.layers.transformer import TransformerDecoderBlock
+from seqlab.models.gpt_names import FINAL_NORM, POSITIONS_LAYER, PROJECTION
 from seqlab.models.steps import Steps
 from seqlab.tasks.language import HEAD_LAYER
 from seqlab.tasks.text_inputs import EMBEDDING_LAYER
 from seqlab.text import PAD_ID
-
-# The GPT's layers that the steps find by name (``seqlab.models.gpt`` names them so when it builds the model).
-POSITIONS_LAYER, FINAL_NORM, PROJECTION = "positions", "final_norm", "projection"
 
 
 def gpt_layers(model: keras.Model) -> dict:
