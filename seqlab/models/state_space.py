@@ -14,7 +14,7 @@ last real step (``LastRealStep``), on which the task's head sits. A mask of
 padded text reaches the layers, which zero the padded steps' inputs and keep
 their state there. Nothing reads a later step, so a language model needs no
 mask of the future, and it generates one token at a time from each layer's
-carried state (``seqlab.models.state_space_steps``).
+carried state (``seqlab.models.chain_steps``).
 
 Keras and the layers are imported inside the builders, so registering the architectures does not import TensorFlow.
 """
@@ -97,10 +97,11 @@ def build_mamba(
 
 
 def state_space_steps(model: keras.Model):
-    """The model one step at a time, every state-space layer's state carried (``seqlab.models.state_space_steps``)."""
-    from seqlab.models.state_space_steps import StateSpaceSteps
+    """The model one step at a time, every state-space layer's state carried (``seqlab.models.chain_steps``)."""
+    from seqlab.layers import DiagonalStateSpace, MambaBlock, SelectiveStateSpace
+    from seqlab.models.chain_steps import ChainSteps
 
-    return StateSpaceSteps(model)
+    return ChainSteps(model, (DiagonalStateSpace, SelectiveStateSpace, MambaBlock), "s4d and mamba")
 
 
 register_architecture(

@@ -6,7 +6,7 @@ blocks, block ``l`` with dilation ``2^(l-1)``, so the receptive field
 step for a labelling task or a language model, else its last real step, on
 which the task's head sits. Nothing reads a later step, so a language model
 needs no mask of the future, and it generates one token at a time from each
-convolution's last ``(k-1)d`` inputs (``seqlab.models.tcn_steps``).
+convolution's last ``(k-1)d`` inputs (``seqlab.models.chain_steps``).
 
 Keras and the layers are imported inside the builder, so registering the architecture does not import TensorFlow.
 """
@@ -49,10 +49,11 @@ def build_tcn(
 
 
 def tcn_steps(model: keras.Model):
-    """The model one step at a time from every convolution's shift buffer (``seqlab.models.tcn_steps``)."""
-    from seqlab.models.tcn_steps import TCNSteps
+    """The model one step at a time from every convolution's shift buffer (``seqlab.models.chain_steps``)."""
+    from seqlab.layers.tcn import TemporalConvNet
+    from seqlab.models.chain_steps import ChainSteps
 
-    return TCNSteps(model)
+    return ChainSteps(model, (TemporalConvNet,), "tcn")
 
 
 register_architecture(

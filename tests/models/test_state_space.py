@@ -7,7 +7,7 @@ import pytest
 from seqlab import decoding
 from seqlab.generate import generate_text, language_next, recomputed_next
 from seqlab.models import build_model
-from seqlab.models.state_space_steps import StateSpaceSteps
+from seqlab.models.chain_steps import ChainSteps
 from seqlab.models.registry import steps_of
 from tests.language_run import TINY_TEXT
 
@@ -52,7 +52,7 @@ def test_stepping_from_the_states_gives_the_whole_models_probabilities_and_token
     assert np.isfinite(run.metrics["model"]["cross_entropy"])
     model = run.load_model()
     steps = steps_of(model)
-    assert isinstance(steps, StateSpaceSteps)  # the architecture declares its stepping
+    assert isinstance(steps, ChainSteps)  # the architecture declares its stepping
     T = TINY_TEXT["lookback"]
     x = np.random.default_rng(2).integers(2, 20, (3, T))
     stepped, recomputed = language_next(steps), recomputed_next(model)

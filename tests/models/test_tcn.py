@@ -7,7 +7,7 @@ from seqlab import decoding
 from seqlab.generate import generate_text, language_next, recomputed_next
 from seqlab.models import build_model, get_architecture
 from seqlab.models.registry import steps_of
-from seqlab.models.tcn_steps import TCNSteps
+from seqlab.models.chain_steps import ChainSteps
 from tests.language_run import TINY_TEXT
 
 TINY = {"filters": 4, "kernel_size": 2, "layers": 2}
@@ -42,7 +42,7 @@ def test_a_language_run_trains_and_generates(language_run):
 def test_stepping_from_the_buffers_gives_the_log_probs_of_recomputing_the_window(language_run):
     model = language_run.load_model()
     steps = steps_of(model)
-    assert isinstance(steps, TCNSteps)  # the architecture declares its shift buffers
+    assert isinstance(steps, ChainSteps)  # the architecture declares its shift buffers
     T = TINY_TEXT["lookback"]
     x = np.random.default_rng(2).integers(2, 20, (3, T))
     stepped, recomputed = language_next(steps), recomputed_next(model)

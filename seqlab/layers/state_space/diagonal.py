@@ -237,9 +237,10 @@ class DiagonalStateSpace(keras.layers.Layer):
         _, x, _ = self._scan(masked_inputs(inputs, mask), self._start(inputs, initial_state), mask)
         return [ops.moveaxis(part, 0, 1) for part in x]
 
-    def read(self, inputs, state):
+    def read(self, inputs, state, training=False):
         """Several steps after `state`, `inputs` `(batch, steps, channels)`: `(y (batch, steps, channels),
-        new_state)`, what as many `step` calls give, by the convolution kernel."""
+        new_state)`, what as many `step` calls give, by the convolution kernel. `training` is taken as every
+        stepping layer's `read` takes it; nothing here drops out."""
         inputs = ops.convert_to_tensor(inputs, dtype=self.compute_dtype)
         return self._convolve(inputs, list(state), with_last=True)
 

@@ -137,9 +137,10 @@ class MambaBlock(keras.layers.Layer):
         s, [x] = self.ssm.step(self._convolve(window), state[1:])
         return inputs + self.out_projection(s * ops.silu(z)), [window[:, 1:], x]
 
-    def read(self, inputs, state):
+    def read(self, inputs, state, training=False):
         """Several steps after `state`, `inputs` `(batch, steps, channels)`: `(y (batch, steps, channels),
-        new_state)`, what as many `step` calls give, in one convolution and one scan."""
+        new_state)`, what as many `step` calls give, in one convolution and one scan. `training` is taken as every
+        stepping layer's `read` takes it; nothing here drops out."""
         inputs = ops.convert_to_tensor(inputs, dtype=self.compute_dtype)
         v, z = self._project(inputs)
         window = ops.concatenate([state[0], v], axis=1)  # (B, w - 1 + steps, E): the state stands for the zeros

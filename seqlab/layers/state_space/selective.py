@@ -185,9 +185,10 @@ class SelectiveStateSpace(keras.layers.Layer):
         _, x, _ = self._scan(masked_inputs(inputs, mask), self._start(inputs, initial_state), mask)
         return [ops.moveaxis(x, 0, 1)]
 
-    def read(self, inputs, state):
+    def read(self, inputs, state, training=False):
         """Several steps after `state`, `inputs` `(batch, steps, channels)`: `(y (batch, steps, channels),
-        [x])`, what as many `step` calls give, in one scan."""
+        [x])`, what as many `step` calls give, in one scan. `training` is taken as every
+        stepping layer's `read` takes it; nothing here drops out."""
         inputs = ops.convert_to_tensor(inputs, dtype=self.compute_dtype)
         y, _, last = self._scan(inputs, list(state))
         return ops.moveaxis(y, 0, 1), [last]
