@@ -92,8 +92,8 @@ BLANKS = ("the film is [MASK] .", "one of the [MASK] films of the year .", "the 
 
 def show_encoder(run) -> None:
     """What the pre-trained encoder learned: fill-in guesses, and one word's contextual vectors compared."""
-    from seqlab.contextual import contextual_vectors, cosine_similarities
-    from seqlab.fill_in import fill_in
+    from seqlab.tasks.masked_lm.contextual import contextual_vectors, cosine_similarities
+    from seqlab.tasks.masked_lm.fill_in import fill_in
 
     for text in BLANKS:
         blank = fill_in(run, text, top_k=5).blanks[0]

@@ -1,31 +1,24 @@
-"""Tokens per second of stateful generation (LSTM state, GPT key/value cache), beside re-running the context.
+"""Tokens per second of generation through the compiled loop: with the model's state (an LSTM's cells, a GPT's
+key/value cache) and without it (re-reading the context every token), and the NumPy loop it replaced.
 
     python -m bench.generation_speed [--model both|lstm|gpt] [--tokens 200] [--units 128] [--gpt-tokens 256]
 
-Trains a small character-level LSTM on the pydoc text (one epoch: the speed
-does not depend on how well it learned), then greedily generates ``--tokens``
-characters from the same prompt twice with ``seqlab.decoding.greedy``:
+Every rate is greedy decoding of one prompt once compiled (the first call, which traces and compiles the loop,
+is printed beside it):
 
-- stateful: ``seqlab.generate.language_next`` of the LSTM's steps
-  (``seqlab.models.recurrent_steps``) carries each cell's state and reads one
-  new id per step, one compiled call (what the CLI and the dashboard use);
-- re-run: ``seqlab.decoding.context_next`` feeds the context so far (its last
-  ``lookback`` ids, the model's window) to the model every step and keeps the
-  last position's distribution.
+- compiled, stateful: ``seqlab.tasks.language.generate.compiled_generate`` over the model's steps (``seqlab.models.steps``):
+  one ``keras.ops.while_loop`` in one graph, the state carried as tensors (what ``python -m seqlab generate``,
+  the dashboard and the SavedModel's ``generate`` run);
+- compiled, recomputed: the same loop over ``seqlab.models.context_steps.recomputed_steps``: the whole model on
+  the last ``T`` ids (the model's window) every token (for the GPT under XLA too, as its cached loop);
+- NumPy loop: ``seqlab.decoding.greedy`` over ``seqlab.tasks.language.generate.language_next``, one Python step per token
+  (the loop the CLI ran before).
 
-Both must produce the same text (greedy, same weights); the script checks it
-and prints the two rates once compiled, their ratio, and each first call
-(which compiles its predict function).
-
-The GPT (``--model gpt``): the ``gpt-shakespeare`` preset's network (4
-blocks, width 128; untrained: the speed does not depend on the weights) with
-a context of ``--context`` ids (default 256, so that 256 new tokens fit: the
-preset's 64 makes the whole context too short to matter) generates
-``--gpt-tokens`` characters greedily: with every block's key/value cache
-(``seqlab.models.gpt_steps``, one compiled step per token; a full cache is
-rebuilt from the last T/2 ids), and without (``seqlab.generate.recomputed_next``:
-the whole model on the context every token). The texts agree while the context fits; the script
-reports how many tokens agree.
+The GPT (``--model gpt``): the ``gpt-shakespeare`` preset's network (4 blocks, width 128; untrained: the speed
+does not depend on the weights) with a context of ``--context`` ids (default 256, so that 256 new tokens fit:
+the preset's 64 makes the whole context too short to matter) generates ``--gpt-tokens`` characters. The LSTM
+is trained one epoch on the pydoc text (``--units``). The stateful and recomputed texts agree while the
+context fits; the script reports how many tokens agree.
 """
 
 from __future__ import annotations
@@ -37,10 +30,9 @@ import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-import numpy as np  # noqa: E402
-
 from seqlab import decoding  # noqa: E402
-from seqlab.generate import language_next, prompt_ids, recomputed_next, run_tokenizer  # noqa: E402
+from seqlab.tasks.language.generate import compiled_generate, language_next, prompt_ids, run_tokenizer  # noqa: E402
+from seqlab.models.recomputed_steps import recomputed_steps  # noqa: E402
 from seqlab.models.registry import steps_of  # noqa: E402
 from seqlab.runs import RunStore  # noqa: E402
 from seqlab.training import ExperimentSpec, run_experiment  # noqa: E402
@@ -48,14 +40,36 @@ from seqlab.training import ExperimentSpec, run_experiment  # noqa: E402
 PROMPT = "The for statement is used to iterate over"
 
 
-def rate(next_fn, prompt: np.ndarray, tokens: int) -> tuple[float, float, list[int]]:
-    """Seconds of the first (compiling) 2-token call, then tokens per second once compiled, and the ids."""
+def timed(generate, tokens: int) -> tuple[float, float, list[int]]:
+    """Seconds of the first (compiling) call, then tokens per second of the same call once compiled, and the ids."""
     started = time.perf_counter()
-    decoding.greedy(next_fn, prompt, 2)
+    generate(tokens)  # the same widths: an XLA-compiled loop compiles once per buffer width
     first = time.perf_counter() - started
     started = time.perf_counter()
-    [out] = decoding.greedy(next_fn, prompt, tokens)
-    return first, tokens / (time.perf_counter() - started), list(out.tokens)
+    ids = generate(tokens)
+    return first, tokens / (time.perf_counter() - started), ids
+
+
+def compiled_rate(steps, ids: list[int], tokens: int, vocabulary: int, xla: bool = False):
+    steps.xla = steps.xla or xla  # recomputing under the cache's compiler: the two differ by the work per token
+    return timed(lambda n: list(compiled_generate(steps, ids, n, temperature=0, vocabulary=vocabulary).tokens),
+                 tokens)
+
+
+def numpy_rate(steps, ids: list[int], tokens: int):
+    return timed(lambda n: list(decoding.greedy(language_next(steps), [ids], n)[0].tokens), tokens)
+
+
+def report(title: str, rates: dict, tokens: int, fits: int | None = None) -> None:
+    (_, _, stateful), (_, _, recomputed) = rates["compiled, stateful"], rates["compiled, recomputed"]
+    agree = next((i for i, (a, b) in enumerate(zip(stateful, recomputed)) if a != b), tokens)
+    print(title)
+    for name, (first, rate, _) in rates.items():
+        print(f"  {name:<22} {rate:9.1f} tokens/s   first call {first:.2f} s")
+    speedup = rates["compiled, stateful"][1] / rates["compiled, recomputed"][1]
+    print(f"  stateful / recomputed  {speedup:9.2f}x     same tokens: the first {agree}"
+          + ("" if fits is None else f" (the context fits {fits})"))
+    print(f"  compiled / NumPy loop  {rates['compiled, stateful'][1] / rates['NumPy loop, stateful'][1]:9.2f}x")
 
 
 def gpt_speed(tokens: int, context: int) -> None:
@@ -67,17 +81,30 @@ def gpt_speed(tokens: int, context: int) -> None:
     spec = GPT_SHAKESPEARE.resolved()
     data = load_dataset(spec.dataset, **{**spec.data_options, "characters": 200_000, "lookback": context})
     model = build_model(spec.model, data, spec.model_options)
-    prompt = np.array([data.tokenizer.encode("ROMEO:\nBut soft, what light")])
-    first_cached, cached, ids_cached = rate(language_next(steps_of(model)), prompt, tokens)
-    first_full, full, ids_full = rate(recomputed_next(model), prompt, tokens)
-    agree = next((i for i, (a, b) in enumerate(zip(ids_cached, ids_full)) if a != b), tokens)
-    print(f"GPT (4 blocks, width 128, context {data.lookback}; untrained), {tokens} greedy tokens after a "
-          f"{prompt.shape[1]}-token prompt, once compiled")
-    print(f"key/value cache (one step per token):     {cached:8.1f} tokens/s   first call {first_cached:.2f} s")
-    print(f"recompute (the last {data.lookback} ids every token):  {full:8.1f} tokens/s   "
-          f"first call {first_full:.2f} s")
-    print(f"speed-up cache / recompute:               {cached / full:8.2f}x   same tokens: the first {agree} "
-          f"(the context fits {data.lookback - prompt.shape[1]})")
+    ids, vocabulary = data.tokenizer.encode("ROMEO:\nBut soft, what light"), data.tokenizer.vocab_size
+    rates = {
+        "compiled, stateful": compiled_rate(steps_of(model), ids, tokens, vocabulary),
+        "compiled, recomputed": compiled_rate(recomputed_steps(model), ids, tokens, vocabulary, xla=True),
+        "NumPy loop, stateful": numpy_rate(steps_of(model), ids, tokens),
+    }
+    report(f"GPT (4 blocks, width 128, context {data.lookback}; untrained), {tokens} greedy tokens after a "
+           f"{len(ids)}-token prompt", rates, tokens, data.lookback - len(ids))
+
+
+def lstm_speed(tokens: int, units: int) -> None:
+    with tempfile.TemporaryDirectory() as root:
+        spec = ExperimentSpec("pydoc", "lstm", data_options={"characters": 100_000}, epochs=1,
+                              model_options={"units": units})
+        run = run_experiment(spec, store=RunStore(root))
+        model, tokenizer = run.load_model(), run_tokenizer(run)
+        ids = prompt_ids(tokenizer, PROMPT)
+        rates = {
+            "compiled, stateful": compiled_rate(steps_of(model), ids, tokens, tokenizer.vocab_size),
+            "compiled, recomputed": compiled_rate(recomputed_steps(model), ids, tokens, tokenizer.vocab_size),
+            "NumPy loop, stateful": numpy_rate(steps_of(model), ids, tokens),
+        }
+    report(f"character LSTM, {units} units, {tokens} greedy tokens after a {len(ids)}-token prompt "
+           f"(window {run.meta.input_shape[0]})", rates, tokens)
 
 
 def main() -> None:
@@ -90,36 +117,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.model in ("both", "gpt"):
         gpt_speed(args.gpt_tokens, args.context)
-    if args.model == "gpt":
-        return
-
-    with tempfile.TemporaryDirectory() as root:
-        spec = ExperimentSpec("pydoc", "lstm", data_options={"characters": 100_000}, epochs=1,
-                              model_options={"units": args.units})
-        run = run_experiment(spec, store=RunStore(root))
-        model = run.load_model()
-        prompt = np.array([prompt_ids(run_tokenizer(run), PROMPT)])
-
-        lookback = run.meta.input_shape[0]
-
-        def last_position(context: np.ndarray) -> np.ndarray:
-            # The model reads windows of `lookback` ids: the last ones, padded after their end
-            # (the model is causal, so padding after position n never changes position n).
-            window = context[:, -lookback:]
-            padded = np.zeros((len(window), lookback), "int32")
-            padded[:, : window.shape[1]] = window
-            probs = model.predict_on_batch(padded)[:, window.shape[1] - 1]  # (rows, V) after the last id
-            return np.log(np.maximum(probs, 1e-30))
-
-        first_stateful, stateful, ids_stateful = rate(language_next(steps_of(model)), prompt, args.tokens)
-        first_rerun, rerun, ids_rerun = rate(decoding.context_next(last_position), prompt, args.tokens)
-
-    same = "yes" if ids_stateful == ids_rerun else "NO"
-    print(f"character LSTM, {args.units} units, {args.tokens} greedy tokens after a {prompt.shape[1]}-token prompt "
-          f"(window {lookback}), once compiled")
-    print(f"stateful (one cell step per token):      {stateful:8.1f} tokens/s   first call {first_stateful:.2f} s")
-    print(f"re-run (window of context every token): {rerun:8.1f} tokens/s   first call {first_rerun:.2f} s")
-    print(f"ratio stateful / re-run:                 {stateful / rerun:8.2f}x   same text: {same}")
+    if args.model in ("both", "lstm"):
+        lstm_speed(args.tokens, args.units)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ heads, width 128, context 64, batch 12, dropout 0; AdamW 2e-3 with warm-up
 and cosine decay over 1,500 steps) on the ``shakespeare`` dataset's fixed split
 (first 90 % of the characters train, last 10 % held out), built as
 ``run_experiment`` builds it (``compiled_model``): XLA-compiled steps, ``steps_per_execution``
-steps per call, shuffled windows prepared ahead (``shuffled_batches``).
+steps per call, windows drawn at random offsets of the token stream (``StreamBatches``).
 
 Every ``--every`` steps the held-out loss (nats per character) is measured
 on ``--eval-windows`` fixed held-out windows of 64 characters (nanoGPT's CPU
@@ -40,7 +40,8 @@ import numpy as np  # noqa: E402
 
 from seqlab.data import load_dataset  # noqa: E402
 from seqlab.models.task_model import EVAL_BATCH_SIZE  # noqa: E402
-from seqlab.training.experiment import compiled_model, shuffled_batches  # noqa: E402
+from seqlab.training.experiment import compiled_model  # noqa: E402
+from seqlab.training.stream_batches import StreamBatches  # noqa: E402
 from seqlab.training.presets import GPT_SHAKESPEARE  # noqa: E402
 
 
@@ -89,10 +90,9 @@ def main() -> None:
                                                f"{curve[-1][3]:9.3f}", flush=True)
     )
     model.fit(
-        shuffled_batches(train.inputs, train.y, spec.batch_size, spec.seed),
+        StreamBatches(train, spec.batch_size, spec.steps // spec.epochs, spec.seed),
         validation_data=(val.x[held_out], val.y[held_out]), validation_batch_size=EVAL_BATCH_SIZE,
-        epochs=spec.epochs, steps_per_epoch=spec.steps // spec.epochs, shuffle=False,
-        callbacks=[clock, record, printer], verbose=0,
+        epochs=spec.epochs, callbacks=[clock, record, printer], verbose=0,
     )
     steps = spec.steps // spec.epochs * spec.epochs
     # The first measurement includes compiling the step (seconds): the rate is taken after it.

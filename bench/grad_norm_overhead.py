@@ -43,22 +43,27 @@ def seconds_per_epoch(model: keras.Model, data, epochs: int, spec: ExperimentSpe
     return float(np.median(np.diff(ends)))
 
 
+def plain_and_ours(model: str, epochs: int, schedule: str) -> tuple[float, float]:
+    """Median s / epoch of the energy ``model`` with Keras's train step, then with seqlab's (the same weights)."""
+    data = load_dataset("energy")
+    spec = ExperimentSpec("energy", model, epochs=epochs, batch_size=BATCH_SIZE, schedule=schedule,
+                          warmup_steps=100 if schedule == "cosine" else 0)
+    keras.utils.set_random_seed(0)
+    ours = build_model(model, data)
+    plain = keras.Model(ours.inputs, ours.outputs)  # the same layers, Keras's train step
+    weights = ours.get_weights()
+    plain_s = seconds_per_epoch(plain, data, epochs, spec)
+    ours.set_weights(weights)
+    return plain_s, seconds_per_epoch(ours, data, epochs, spec)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--model", default="lstm")
     parser.add_argument("--schedule", default="constant", choices=("constant", "cosine"))
     args = parser.parse_args()
-    data = load_dataset("energy")
-    spec = ExperimentSpec("energy", args.model, epochs=args.epochs, batch_size=BATCH_SIZE, schedule=args.schedule,
-                          warmup_steps=100 if args.schedule == "cosine" else 0)
-    keras.utils.set_random_seed(0)
-    ours = build_model(args.model, data)
-    plain = keras.Model(ours.inputs, ours.outputs)  # the same layers, Keras's train step
-    weights = ours.get_weights()
-    plain_s = seconds_per_epoch(plain, data, args.epochs, spec)
-    ours.set_weights(weights)
-    ours_s = seconds_per_epoch(ours, data, args.epochs, spec)
+    plain_s, ours_s = plain_and_ours(args.model, args.epochs, args.schedule)
     print(f"{'':<40}{'s / epoch':>10}")
     print(f"{'keras.Model (Keras train_step)':<40}{plain_s:>10.3f}")
     print(f"{'seqlab TaskModel (+ grad_norm, rate)':<40}{ours_s:>10.3f}")

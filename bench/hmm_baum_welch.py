@@ -35,6 +35,14 @@ def corpus(chars, length):
     return [ids[i : i + length] for i in range(0, len(ids), length)], tokenizer.vocab_size
 
 
+def corpus_and_start(states, chars, length):
+    """The sequences and seqlab's HMM drawn with seed 0, built: its pi, A and B are both models' start."""
+    sequences, vocab_size = corpus(chars, length)
+    hmm = HMM(states, vocab_size, seed=0)
+    hmm.build()
+    return sequences, hmm
+
+
 def seqlab_fit(hmm, sequences, iterations):
     start = time.perf_counter()
     history = hmm.baum_welch(sequences, iterations=iterations, tol=None)
@@ -65,10 +73,9 @@ def main():
     parser.add_argument("--iterations", type=int, default=50)
     args = parser.parse_args()
 
-    sequences, vocab_size = corpus(args.chars, args.length)
-    hmm = HMM(args.states, vocab_size, seed=0)
-    hmm.build()
+    sequences, hmm = corpus_and_start(args.states, args.chars, args.length)
     pi, A, B = hmm.pi, hmm.A, hmm.B  # the common start
+    vocab_size = B.shape[1]
     print(f"pydoc topics: {sum(map(len, sequences))} characters in {len(sequences)} sequences of <= {args.length}, "
           f"V={vocab_size}, K={args.states}, {args.iterations} EM iterations\n")
     print(f"{'model':<22} {'LL first':>14} {'LL last':>14} {'LL final':>14} {'train s':>8}")

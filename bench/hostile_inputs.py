@@ -272,7 +272,7 @@ def lib_open_run(root: str, run_id: str) -> dict:
     run.predictions()
     assets = get_task(run.meta.task).load_assets(run.path)
     if run.meta.task == "language":
-        from seqlab.generate import generate_text, run_tokenizer
+        from seqlab.tasks.language.generate import generate_text, run_tokenizer
 
         tokenizer = run_tokenizer(run)
         generate_text(run, "the", 3, temperature=0.0, tokenizer=tokenizer)

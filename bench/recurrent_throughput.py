@@ -14,7 +14,6 @@ Run (from the repository root):
 
 import argparse
 import os
-import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
@@ -22,6 +21,7 @@ import keras  # noqa: E402
 import numpy as np  # noqa: E402
 
 import seqlab.layers  # noqa: E402
+from bench.tcn_speed import training_rates  # noqa: E402
 
 BATCH, STEPS, FEATURES, UNITS = 64, 100, 32, 128
 PAIRS = ["LSTM", "GRU", "SimpleRNN"]
@@ -35,31 +35,29 @@ def make_model(layer_cls):
     return model
 
 
+def samples_per_second(name: str, batches: int, epochs: int) -> dict[str, float]:
+    """Median training samples/s of Keras's layer ``name`` and seqlab's, ``{"keras": ..., "seqlab": ...}``."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(BATCH * batches, STEPS, FEATURES)).astype("float32")
+    y = rng.normal(size=(len(x), 1)).astype("float32")
+    models = {"keras": make_model(getattr(keras.layers, name)), "seqlab": make_model(getattr(seqlab.layers, name))}
+    return training_rates(models, x, y, epochs)  # one warm-up epoch, then ABBA-ordered timed ones
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--batches", type=int, default=5, help="batches per epoch")
     parser.add_argument("--epochs", type=int, default=20, help="timed epochs per model")
+    parser.add_argument("--layers", default=",".join(PAIRS), help="which pairs, e.g. LSTM,GRU")
     args = parser.parse_args()
 
-    rng = np.random.default_rng(0)
-    x = rng.normal(size=(BATCH * args.batches, STEPS, FEATURES)).astype("float32")
-    y = rng.normal(size=(len(x), 1)).astype("float32")
     print(f"keras {keras.__version__}, backend {keras.config.backend()}, "
           f"batch {BATCH}, {STEPS} steps, {FEATURES} features, {UNITS} units, "
           f"{args.batches} batches/epoch, median of {args.epochs} timed epochs, "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
     print(f"{'layer':<10} {'keras samples/s':>16} {'seqlab samples/s':>17} {'seqlab/keras':>13}")
-    for name in PAIRS:
-        models = {"keras": make_model(getattr(keras.layers, name)), "seqlab": make_model(getattr(seqlab.layers, name))}
-        seconds = {key: [] for key in models}
-        for model in models.values():
-            model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0)  # warm-up: tracing
-        for epoch in range(args.epochs):
-            for key in list(models) if epoch % 2 == 0 else list(models)[::-1]:
-                start = time.perf_counter()
-                models[key].fit(x, y, batch_size=BATCH, epochs=1, verbose=0)
-                seconds[key].append(time.perf_counter() - start)
-        rate = {key: len(x) / np.median(s) for key, s in seconds.items()}
+    for name in args.layers.split(","):
+        rate = samples_per_second(name, args.batches, args.epochs)
         print(f"{name:<10} {rate['keras']:>16.0f} {rate['seqlab']:>17.0f} {rate['seqlab'] / rate['keras']:>13.2f}")
 
 

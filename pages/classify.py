@@ -3,10 +3,10 @@
 import streamlit as st
 
 from seqlab.app import cache, results, state
-from seqlab.app import classify_view as view
-from seqlab.app import attention_view, inspect_view  # noqa: F401  attention_view registers its result view
+from seqlab.app.tasks import classify_view as view
+from seqlab.app.inspect import inspect_view
 from seqlab.app.entry import require_entry
-from seqlab.app.lesson_views import run_title
+from seqlab.app.lessons.lesson_views import run_title
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
 

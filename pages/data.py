@@ -2,15 +2,16 @@
 
 import streamlit as st
 
-from seqlab.app import cache, csv_upload, figures, language_view, pairs_upload, pairs_view, text_classes_view, text_csv_upload  # noqa: F401  they register views and uploads
+from seqlab.app import cache, figures
 from seqlab.app.entry import require_entry
 from seqlab.app.format import steps_as_time
 from seqlab.app.results import sample_frame
 from seqlab.app.task_views import DATA_PREVIEWS, is_series, view_of
-from seqlab.app.uploads import upload_for
+from seqlab.app.uploads.upload import upload_for
 from seqlab.app.widgets import dataset_picker, main_data_options, option_grid
 from seqlab.data.windowing import split_points
 from seqlab.plots import dataset_preview, sample_preview
+from seqlab.tasks import get_task
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
 
@@ -98,7 +99,8 @@ else:
                          image="image" in info.kinds)
     figures.show(fig, key="data.preview")
 
-summary = data.summary().rename(columns={"50%": "median"})
+task = get_task(data.task)
+summary = data.summary(task.target_per_sequence).rename(columns={"50%": "median"})
 if data.tokenizer is None and not summary.empty:  # token ids have no meaningful mean; text pairs have no numbers
     st.subheader("Summary statistics")
     st.dataframe(
@@ -107,7 +109,7 @@ if data.tokenizer is None and not summary.empty:  # token ids have no meaningful
         | {c: st.column_config.NumberColumn(format="%.4g") for c in summary.columns if c not in ("unit", "count")},
     )
     st.caption("Per column over all rows, in each column's own unit"
-               + (f"; {data.target} once per sequence." if data.task == "regress" else "."))
+               + (f"; {data.target} once per sequence." if task.target_per_sequence else "."))
     if data.classes:
-        st.markdown("**Classes in each split**" + (" (steps)" if data.task == "label" else " (sequences)"))
+        st.markdown("**Classes in each split**" + (" (steps)" if task.sequence_outputs else " (sequences)"))
         st.dataframe(data.class_counts(), width="stretch")

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from seqlab.app import embeddings_view as view
+from seqlab.app.inspect import embeddings_view as view
 from seqlab.app import figures, state
 from seqlab.app.entry import require_entry
 from seqlab.inspect.embeddings import cosine_neighbours, shown_tokens

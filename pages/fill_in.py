@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from seqlab.app import fill_in_view as view
+from seqlab.app.tasks import fill_in_view as view
 from seqlab.app import results, state
 from seqlab.app.entry import require_entry
 

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from seqlab.app import forecast_view as view
+from seqlab.app.tasks import forecast_view as view
 from seqlab.app import state
 from seqlab.app.entry import require_entry
 from seqlab.forecasting.series import ForecastSeries

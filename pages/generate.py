@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from seqlab.app import generate_view as view
+from seqlab.app.tasks import generate_view as view
 from seqlab.app import results, state
 from seqlab.app.entry import require_entry
 from seqlab.app.format import literal

@@ -4,9 +4,8 @@ import dataclasses
 
 import streamlit as st
 
-from seqlab.app import attention_view, hmm_view, inspect_text_view, masked_lm_view, receptive_field_view, state_space_view, text_classes_view  # noqa: F401  the views register
 from seqlab.app import cache, results, state
-from seqlab.app import inspect_view as view
+from seqlab.app.inspect import inspect_view as view
 from seqlab.app.entry import require_entry
 from seqlab.app.task_views import is_series
 

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from seqlab.app import lesson
+from seqlab.app.lessons import lesson
 from seqlab.app.entry import require_entry
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script

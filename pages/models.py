@@ -6,10 +6,10 @@ import functools
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import deletion, masked_lm_view, pairs_view, renaming, results, state, text_classes_view  # noqa: F401  text and translation runs' views register
+from seqlab.app import deletion, renaming, results, run_table, state
 from seqlab.app.entry import require_entry
 from seqlab.app.format import literal
-from seqlab.app.model_upload import own_data_view, upload_view
+from seqlab.app.uploads.model_upload import own_data_view, upload_view
 from seqlab.app.widgets import train_link
 from seqlab.export import zip_bytes
 from seqlab.training import ExperimentSpec
@@ -45,14 +45,14 @@ if not runs:
     upload_expander()
     st.stop()
 
-table = results.runs_table(runs)
+table = run_table.runs_table(runs)
 st.dataframe(
     table,
     hide_index=True,
     width="stretch",
     column_order=["run", "name", "origin", "dataset", "model", "status", "epochs", "metric", "test", "best baseline",
                   "skill", "MAE", "RMSE", "MAPE %", "params", "device", "created"],
-    column_config=results.RUN_COLUMNS,
+    column_config=run_table.RUN_COLUMNS,
 )
 if len(runs) > 1:
     st.page_link("pages/compare.py", label="Compare these runs: curves, table, leaderboard", icon=":material/compare_arrows:")
@@ -70,7 +70,7 @@ named = f"“{literal(run.name)}”: " if run.name else ""  # Markdown: the name
 st.subheader(f"{named}{results.model_title(run.meta.model)} on {run.meta.dataset}")
 st.caption(
     f"Created {run.meta.created} on {run.meta.device} · "
-    f"{run.meta.parameters:,} weights · {results.io_summary(run)}"
+    f"{run.meta.parameters:,} weights · {run_table.io_summary(run)}"
 )
 if run.imported:
     st.badge(f"{results.IMPORTED}, untrusted", icon=":material/move_to_inbox:", color="orange")

@@ -2,14 +2,11 @@
 
 import streamlit as st
 
-from seqlab.app import (  # noqa: F401  the uploads and views register
-    cache, csv_upload, live, masked_lm_view, pairs_upload, pairs_view, results, state, text_classes_view,
-    text_csv_upload,
-)
+from seqlab.app import cache, live, results, state
 from seqlab.app.entry import require_entry
 from seqlab.app.estimate import training_time
 from seqlab.app.task_views import is_series
-from seqlab.app.uploads import upload_for
+from seqlab.app.uploads.upload import upload_for
 from seqlab.app.widgets import (
     architecture_picker,
     dataset_picker,

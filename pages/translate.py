@@ -3,7 +3,7 @@
 import streamlit as st
 
 from seqlab.app import cache, results, state
-from seqlab.app import translate_view as view
+from seqlab.app.tasks import translate_view as view
 from seqlab.app.entry import require_entry
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script

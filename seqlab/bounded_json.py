@@ -8,7 +8,7 @@ So every such file seqlab reads (a run's JSON files, a tokeniser, a ``.keras``
 model's config, the server's ``SEQLAB_CONFIG``) comes through here, and a
 ``--set`` value through ``check_depth``:
 
-- read through the input gate (``seqlab.inputs.read_bytes``): a local, regular
+- read as the input gate reads a path (``seqlab.local_file``): a local, regular
   file (a FIFO or a device is refused from ``os.stat``, never opened), at most
   the byte bound of its kind;
 - its nesting counted before any parser runs: brackets outside strings (and,
@@ -30,7 +30,7 @@ import tomllib
 
 import numpy as np
 
-from seqlab.inputs import InputLimits, read_bytes
+from seqlab.local_file import file_label, read_local
 
 _KB = 1 << 10
 _MB = 1 << 20
@@ -106,7 +106,7 @@ def read_toml(path: str | os.PathLike, what: str, max_bytes: int) -> dict:
 
 
 def _read(path, max_bytes: int) -> bytes:
-    return read_bytes(path, InputLimits(max_bytes=max_bytes), what="file", raw=True)  # messages name the path
+    return read_local(path, max_bytes, file_label("file", path))  # messages name the path
 
 
 def _text(data: str | bytes, what: str, max_bytes: int) -> str:

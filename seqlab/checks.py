@@ -82,6 +82,7 @@ RANGES: dict[str, Range] = {
     "warmup_steps": Range(0, 1_000_000),
     "steps": Range(0, 10_000_000, limit="max_steps"),  # 0: whole passes over the training windows
     "steps_per_execution": Range(1, 10_000),
+    "devices": Range(0, 1024),  # 0: all GPUs where there are several, else one device
     "tbptt": Range(1, 100_000, limit="max_sequence_length"),  # k1 and k2
     # forecast windows and splits
     "lookback": Range(1, 100_000, limit="max_sequence_length"),

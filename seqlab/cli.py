@@ -1,6 +1,6 @@
 """The command line: ``python -m seqlab <command> ...``.
 
-Commands: datasets, models, presets, train, runs, export, predict, generate, fill, delete.
+Commands: datasets, models, presets, train, runs, export, predict, generate, fill, delete, bench.
 Every error (a bad name or value, an unreadable file, a refused path) exits
 with code 2 and one line on stderr, never a traceback. With ``--json`` the last
 line on stdout is one strict JSON object (or list): NaN and infinities, e.g. of
@@ -16,12 +16,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import shlex
 import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
+from seqlab.backend import BACKEND_ENV, BACKENDS, choose_backend
 from seqlab.data import TASKS, list_datasets
 from seqlab.decoding.arguments import check_length_penalty, check_temperature, check_top_p
 from seqlab.export import FORMATS, export_run, predict_frame, predict_texts, text_notes
@@ -32,6 +35,7 @@ from seqlab.models import list_architectures
 from seqlab.quiet import quiet_tensorflow_import
 from seqlab.run_name import check_name
 from seqlab.runs import Run, RunStore, json_safe
+from seqlab.training.executors import EXECUTORS, RAY_ADDRESS_ENV, executor_from
 from seqlab.tasks import get_metric, get_task, ordered_metrics, shown_metrics
 
 EXIT_USAGE = 2
@@ -74,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--json", action="store_true", help="print machine-readable JSON")
     store = Parser(add_help=False)
     store.add_argument("--runs-dir", help="run store folder (default: $SEQLAB_RUNS_DIR or ./saved_models)")
+    where = argparse.ArgumentParser(add_help=False)
+    where.add_argument("--executor", choices=EXECUTORS, help="where jobs train: local (this process, the default) "
+                       f"or ray (a Ray cluster: --ray-address, default ${RAY_ADDRESS_ENV}; set, it picks ray)")
+    where.add_argument("--ray-address", help="the Ray cluster to train on, e.g. 10.0.0.5:6379 ('auto': the one "
+                       "this machine joined with ray start)")
 
     parser = Parser(prog="python -m seqlab", description="seqlab: sequence models on Keras 3.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -84,7 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("presets", parents=[common], help="list the named lessons (train them with --preset)")
 
-    p = sub.add_parser("train", parents=[common, store], help="train a model (or a preset's models) and write runs")
+    p = sub.add_parser("train", parents=[common, store, where],
+                       help="train a model (or a preset's models) and write runs")
     p.add_argument(
         "--dataset",
         help="a dataset's name; text:PATH (a text file), pairs:PATH (tab-separated translation pairs), "
@@ -92,8 +102,17 @@ def build_parser() -> argparse.ArgumentParser:
         "to train on your own file",
     )
     p.add_argument("--model", help="an architecture's name (python -m seqlab models lists those that fit each task)")
-    p.add_argument("--preset", help="train every spec of this preset instead of --dataset/--model")
+    p.add_argument("--preset", help="train every spec of this preset instead of --dataset/--model; a run trained "
+                   "before with the same spec, seed, data and code is reused, not trained again")
+    p.add_argument("--retrain", action="store_true",
+                   help="with --preset: train every run again, even those trained before")
+    p.add_argument("--backend", choices=BACKENDS,
+                   help="Keras's backend to train with (default $KERAS_BACKEND, else tensorflow); under jax a "
+                   "TensorFlow process writes the SavedModel, or python -m seqlab export RUN_ID later where "
+                   "TensorFlow is missing")
     p.add_argument("--epochs", type=int, help="the same as --set epochs=N")
+    p.add_argument("--devices", type=int, help="split every batch over N devices (data parallel: the GPUs, else "
+                   "the CPUs made visible as several); the same as --set devices=N")
     p.add_argument("--name", help='your name for the run (each run of a --preset), e.g. "lstm 64 units, '
                    'lr 1e-3": one line, at most 80 characters; without it, a preset names each run by the '
                    'preset and the options that set the run apart')
@@ -103,12 +122,23 @@ def build_parser() -> argparse.ArgumentParser:
         "(with --preset: applied to each of its specs)",
     )
 
+    p = sub.add_parser("sweep", parents=[common, store, where],
+                       help="train one model at every point of a grid of settings; print the runs best first")
+    p.add_argument("--dataset", required=True, help="a dataset's name (as train's --dataset)")
+    p.add_argument("--model", required=True, help="an architecture's name")
+    p.add_argument("--grid", action="append", required=True, metavar="KEY=V1,V2",
+                   help="a setting and its values, e.g. --grid units=16,32 --grid learning_rate=1e-3,3e-3 "
+                   "(every combination trains; each run is named by the settings that vary)")
+    p.add_argument("--budget", action="append", default=[], metavar="KEY=VALUE",
+                   help="a setting every point shares, e.g. --budget epochs=3 or --budget steps=200")
+
     sub.add_parser("runs", parents=[common, store], help="list saved runs (broken ones with the reason)")
 
-    p = sub.add_parser("export", parents=[store], help="export a run's model")
+    p = sub.add_parser("export", parents=[store], help="export a run's model (or make the SavedModel it lacks)")
     p.add_argument("run_id", help=RUN_ID_HELP)
-    p.add_argument("--format", required=True, choices=FORMATS)
-    p.add_argument("--to", required=True, help="destination path outside the run store (must not exist)")
+    p.add_argument("--format", choices=FORMATS, help="with --to; without both, write the SavedModel into a run "
+                   "trained under jax where TensorFlow was missing")
+    p.add_argument("--to", help="destination path outside the run store (must not exist)")
 
     p = sub.add_parser(
         "predict", parents=[common, store], help="forecast from the last rows of a CSV, or classify a text"
@@ -161,6 +191,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("delete", parents=[store], help="delete a run, readable or broken")
     p.add_argument("run_id", help=RUN_ID_HELP)
     p.add_argument("--yes", action="store_true", help="do not ask (needed when stdin is not a terminal)")
+
+    p = sub.add_parser("bench", parents=[common], help="measure seqlab beside its peers (from the repository root)")
+    p.add_argument("--quick", action="store_true", help="every row small: a smoke test, not figures to quote")
+    p.add_argument("--only", help="one row by its name, e.g. hmm_baum_welch")
+    p.add_argument("--results", help="folder for the CSV and JSON (default bench/results)")
     return parser
 
 
@@ -247,6 +282,10 @@ def cmd_train(args) -> int:
         raise ValueError("--preset replaces --dataset and --model; give one or the other.")
     if args.preset is None and not (args.dataset and args.model):
         raise ValueError("give --dataset and --model, or --preset NAME (list them: python -m seqlab presets).")
+    if args.retrain and args.preset is None:
+        raise ValueError("--retrain applies to --preset, whose runs are otherwise reused; a plain train always trains.")
+    backend = args.backend or os.environ.get(BACKEND_ENV) or "tensorflow"
+    choose_backend(backend)  # before anything imports Keras: it picks its backend once
     overrides = training_overrides(args)
     name = check_name(args.name)
     if args.preset is None:
@@ -258,16 +297,18 @@ def cmd_train(args) -> int:
     specs = [spec.with_overrides(overrides).resolved() for spec in specs]
     store = open_store(args)
     store.check_writable()  # a read-only store, or one below a file, fails now rather than after training
-    quiet_tensorflow_import()
+    if backend == "tensorflow":  # under jax, training imports no TensorFlow
+        quiet_tensorflow_import()
     from seqlab.training.jobs import JobManager
 
-    manager = JobManager(store)
+    manager = JobManager(store, executor_from(args.executor, args.ray_address))
     results = []
     with CtrlC() as ctrl_c:
         for spec, run_name in zip(specs, names):
             if ctrl_c.pressed:  # Ctrl-C between two runs of a preset: start no more
                 break
-            result = train_one(manager, spec, ctrl_c, args.json, run_name)
+            result = train_one(manager, spec, ctrl_c, args.json, run_name, reuse=args.preset is not None
+                               and not args.retrain)
             if isinstance(result, int):  # failed: its exit code
                 return result
             results.append(result)
@@ -278,6 +319,47 @@ def cmd_train(args) -> int:
     if ctrl_c.pressed:  # cancelled and saved: the process only has to end, a late press must not fail it
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     return 0
+
+
+def cmd_sweep(args) -> int:
+    from seqlab.training.sweep import grid_specs, leaderboard, parse_grid
+
+    budget = dict(parse_assignment(item, "--budget") for item in args.budget)
+    specs = grid_specs(dataset_spec(args.dataset, args.model), parse_grid(args.grid), budget)
+    store = open_store(args)
+    store.check_writable()
+    quiet_tensorflow_import()
+    from seqlab.training.jobs import JobManager
+
+    manager = JobManager(store, executor_from(args.executor, args.ray_address))
+    results = []
+    with CtrlC() as ctrl_c:
+        for spec, name in specs:
+            if ctrl_c.pressed:
+                break
+            result = train_one(manager, spec, ctrl_c, True, name)
+            if isinstance(result, int):  # failed: its error is printed; the sweep goes on
+                result = {"run_id": None, "name": name, "status": "failed", "metrics": {}}
+            results.append(result)
+            if result["status"] == "cancelled":  # Ctrl-C stops the whole sweep
+                break
+        board = leaderboard(results, specs[0][0].task)
+        if args.json:
+            print_json({"sweep": board})
+        else:
+            print(leaderboard_table(board, specs[0][0].task))
+    return 0
+
+
+def leaderboard_table(board: list[dict], task: str) -> str:
+    """The sweep's runs best first: rank, name, status, the task's test metrics, run id."""
+    keys = ordered_metrics({k for r in board for k in r["metrics"]}, task)
+    width = max([4] + [len(r["name"] or "") for r in board])
+    lines = [f"{'#':>2}  {'run':<{width}}  {'status':<10}" + "".join(f"{k:>10}" for k in keys) + "  run id"]
+    for place, r in enumerate(board, start=1):
+        values = "".join(f"{displayed(k, r['metrics'].get(k)):>10}" for k in keys)
+        lines.append(f"{place:>2}  {r['name'] or '':<{width}}  {r['status']:<10}{values}  {r['run_id'] or '–'}")
+    return "\n".join(lines)
 
 
 def dataset_spec(dataset: str, model: str):
@@ -299,7 +381,8 @@ def dataset_spec(dataset: str, model: str):
 
 
 def training_overrides(args) -> dict:
-    """The ``--set`` pairs, with ``--epochs`` as ``epochs``; a setting given twice must agree with itself."""
+    """The ``--set`` pairs, with ``--epochs`` and ``--devices`` as theirs; a setting given twice must agree with
+    itself."""
     from seqlab.training.spec import parse_value
 
     overrides = {}
@@ -307,12 +390,15 @@ def training_overrides(args) -> dict:
         if key in overrides and parse_value(overrides[key]) != parse_value(value):
             raise ValueError(f"--set {key}={overrides[key]} and --set {key}={value} disagree; give {key} only once.")
         overrides[key] = value
-    if args.epochs is not None:
-        if "epochs" in overrides and parse_value(overrides["epochs"]) != args.epochs:
+    for field in ("epochs", "devices"):
+        given = getattr(args, field, None)
+        if given is None:
+            continue
+        if field in overrides and parse_value(overrides[field]) != given:
             raise ValueError(
-                f"--epochs {args.epochs} and --set epochs={overrides['epochs']} disagree; give only one of them."
+                f"--{field} {given} and --set {field}={overrides[field]} disagree; give only one of them."
             )
-        overrides["epochs"] = args.epochs
+        overrides[field] = given
     return overrides
 
 
@@ -359,20 +445,25 @@ class CtrlC:
                 print("\nstill saving the cancelled run, please wait", file=sys.stderr)
 
 
-def train_one(manager, spec, ctrl_c: CtrlC, quiet: bool, name: str | None = None) -> dict | int:
-    """Train ``spec`` (the run named ``name``) with a progress bar on stderr: the result, or an exit code on failure."""
+def train_one(manager, spec, ctrl_c: CtrlC, quiet: bool, name: str | None = None, reuse: bool = False) -> dict | int:
+    """Train ``spec`` (the run named ``name``) with a progress bar on stderr: the result, or an exit code on failure.
+    With ``reuse``, a run of the same identity trained before is reused instead (``JobManager.submit``)."""
     from seqlab.cli_progress import ProgressBar
 
-    job = manager.submit(spec, name)
-    bar = ProgressBar(sys.stderr)
-    seen = 0
-    while not job.done:
+    job = manager.submit(spec, name, reuse=reuse)
+    if job.reused:  # nothing trains: no progress bar
+        print(f"reusing run {job.run.run_id} (trained {job.run.meta.created}; same spec, seed, data and code): "
+              "--retrain trains it again", file=sys.stderr)
+    else:
+        bar = ProgressBar(sys.stderr)
+        seen = 0
+        while not job.done:
+            ctrl_c.news(job)
+            seen = bar.update(job.events_since(seen), seen)
+            time.sleep(0.2)
         ctrl_c.news(job)
-        seen = bar.update(job.events_since(seen), seen)
-        time.sleep(0.2)
-    ctrl_c.news(job)
-    bar.update(job.events_since(seen), seen)
-    bar.close()
+        bar.update(job.events_since(seen), seen)
+        bar.close()
     if job.status == "failed":
         print(f"error: {one_line(job.error)}", file=sys.stderr)
         return EXIT_USAGE if job.invalid else 1
@@ -380,10 +471,10 @@ def train_one(manager, spec, ctrl_c: CtrlC, quiet: bool, name: str | None = None
     if run is None:  # cancelled before its first batch: nothing to write
         print("cancelled before training started: no run written", file=sys.stderr)
         return {"run_id": None, "name": name, "path": None, "status": job.status, "task": None, "metrics": {},
-                "baselines": {}}
+                "baselines": {}, "reused": False}
     if not quiet:
         named = f" {run.name!r}" if run.name else ""
-        print(f"run {run.run_id}{named} ({run.status}) written to {run.path}")
+        print(f"run {run.run_id}{named} ({run.status}) {'reused from' if job.reused else 'written to'} {run.path}")
         print(metrics_table(run))
     return {
         "run_id": run.run_id,
@@ -393,6 +484,7 @@ def train_one(manager, spec, ctrl_c: CtrlC, quiet: bool, name: str | None = None
         "task": run.meta.task,
         "metrics": run.metrics["model"],
         "baselines": run.metrics["baselines"],
+        "reused": job.reused,
     }
 
 
@@ -401,6 +493,14 @@ def train_one(manager, spec, ctrl_c: CtrlC, quiet: bool, name: str | None = None
 
 def cmd_export(args) -> int:
     store = open_store(args)
+    if args.format is None and args.to is None:
+        from seqlab.late_export import add_savedmodel
+
+        quiet_tensorflow_import()
+        print(f"wrote the SavedModel of {args.run_id} to {add_savedmodel(store.read(args.run_id))}")
+        return 0
+    if args.format is None or args.to is None:
+        raise ValueError("give --format and --to together (or neither, to make the SavedModel a run lacks).")
     path = export_run(store.read(args.run_id), args.format, args.to, runs_root=store.root)
     print(f"exported {args.run_id} as {args.format} to {path}")
     return 0
@@ -458,7 +558,7 @@ def cmd_forecast(args) -> int:
 def cmd_generate(args) -> int:
     run = open_store(args).read(args.run_id)
     quiet_tensorflow_import()
-    from seqlab.generate import generate_text, run_tokenizer
+    from seqlab.tasks.language.generate import generate_text, run_tokenizer
 
     tokenizer = run_tokenizer(run)
     out = generate_text(
@@ -479,7 +579,7 @@ def cmd_translate(args) -> int:
     if any(not text.strip() for text in args.text):
         raise ValueError("A --text is empty: give every source text some words.")
     quiet_tensorflow_import()
-    from seqlab.translation import translate_run
+    from seqlab.tasks.translate.translation import translate_run
 
     found = translate_run(run, args.text, width=args.beam, length_penalty=args.length_penalty)
     notes = text_notes(run, args.text)
@@ -498,7 +598,7 @@ def cmd_translate(args) -> int:
 def cmd_fill(args) -> int:
     run = open_store(args).read(args.run_id)
     quiet_tensorflow_import()
-    from seqlab.fill_in import fill_in
+    from seqlab.tasks.masked_lm.fill_in import fill_in
 
     filled = fill_in(run, args.text, top_k=args.top)
     if args.json:
@@ -535,6 +635,26 @@ def cmd_delete(args) -> int:
     return 0
 
 
+def cmd_bench(args) -> int:
+    try:
+        from bench import run as bench
+    except ImportError:
+        raise ValueError("python -m seqlab bench runs the bench/ scripts: run it from the repository root.") from None
+    rows = bench.select(args.only)
+    quiet_tensorflow_import()
+    results = []
+    for row in rows:
+        print(f"measuring {row.name} ...", file=sys.stderr, flush=True)
+        results.append(bench.run_row(row, args.quick))
+    paths = bench.write(results, args.quick, *([Path(args.results)] if args.results else []))
+    if args.json:
+        print_json({"rows": [vars(r) for r in results], "written": [str(p) for p in paths]})
+    else:
+        print(bench.table(results))
+        print(f"written to {paths[0]} and {paths[1]}")
+    return 0
+
+
 # ---------------------------------------------------------------- helpers
 
 
@@ -545,10 +665,10 @@ def open_store(args) -> RunStore:
     return store
 
 
-def parse_assignment(text: str) -> tuple[str, str]:
+def parse_assignment(text: str, option: str = "--set") -> tuple[str, str]:
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
-        raise ValueError(f"--set expects KEY=VALUE, got {text!r}.")
+        raise ValueError(f"{option} expects KEY=VALUE, got {text!r}.")
     return key.strip(), value.strip()
 
 
@@ -610,6 +730,7 @@ COMMANDS = {
     "models": cmd_models,
     "presets": cmd_presets,
     "train": cmd_train,
+    "sweep": cmd_sweep,
     "runs": cmd_runs,
     "export": cmd_export,
     "predict": cmd_predict,
@@ -618,4 +739,5 @@ COMMANDS = {
     "translate": cmd_translate,
     "fill": cmd_fill,
     "delete": cmd_delete,
+    "bench": cmd_bench,
 }

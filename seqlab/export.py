@@ -44,20 +44,13 @@ from seqlab.inputs import read_csv  # noqa: F401  predict --input reads through 
 from seqlab.manifest import MANIFEST, regular_files, verify_folder
 from seqlab.run_name import NAME_FILE
 from seqlab.runs import Run
-from seqlab.tasks import get_task, list_tasks
-from seqlab.tasks.language_serving import TEXT_ENDPOINT as NEXT_ENDPOINT
-from seqlab.tasks.masked_lm_serving import FILL_ENDPOINT
-from seqlab.tasks.text_serving import TEXT_ENDPOINT
-from seqlab.tasks.translate_serving import TRANSLATE_ENDPOINT
+from seqlab.tasks import TASK_KINDS, check_model_io, get_task, task_for
 
 FORMATS = ("savedmodel", "keras", "zip")
 # And the task's assets (meta.assets); history, predictions and name let "Add to my runs" (seqlab.run_import) store
 # the zip as a whole run, with its curves and test views.
 ZIP_FILES = ("model.keras", "spec.json", "meta.json", "metrics.json", "history.json", "predictions.npz", NAME_FILE)
 USAGE = "USAGE.md"  # the zip's usage snippet, written by ``usage_text``
-# The SavedModel endpoint that takes raw strings, per task of a run that reads text.
-TEXT_ENDPOINTS = {"classify": TEXT_ENDPOINT, "label": TEXT_ENDPOINT, "language": NEXT_ENDPOINT,
-                  "masked_lm": FILL_ENDPOINT, "translate": TRANSLATE_ENDPOINT}
 TRUST_LABEL = "I trust this model, load it"  # the dashboard's confirmation, named in the refusal
 
 
@@ -111,15 +104,14 @@ def usage_text(run: Run) -> str:
     lines = [inputs]
     names = [s["name"] for s in specs]
     argument = f"[{', '.join(f'tf.constant({n})' for n in names)}]" if len(names) > 1 else f"tf.constant({names[0]})"
-    task = get_task(meta.task) if meta.task in {t.name for t in list_tasks()} else None
+    task = TASK_KINDS.get(meta.task) if meta.task in TASK_KINDS else None
     out = f"(1, {', '.join('?' if d is None else str(d) for d in task.outputs(meta))})" if task else "one per input"
     lines.append(f"prediction = served.serve({argument}).numpy()  # {out}")
-    endpoint = TEXT_ENDPOINTS.get(meta.task) if meta.input_dtype != "float32" else None
+    endpoint = task.text_endpoint if task and meta.input_dtype != "float32" else None
     if endpoint:
         # The text endpoint runs the run's tokeniser inside the graph: raw strings in.
-        result = '["top_tokens"]' if endpoint == FILL_ENDPOINT else ""
-        example = "the [MASK] sat on the mat" if endpoint == FILL_ENDPOINT else "a text of your own"
-        lines.append(f'prediction = served.{endpoint}(tf.constant(["{example}"])){result}.numpy()  # raw text in')
+        lines.append(f'prediction = served.{endpoint.name}(tf.constant(["{endpoint.example}"])){endpoint.result}'
+                     ".numpy()  # raw text in")
     body = "\n".join(lines)
     classes = f"\nClass names, in the order of the last axis: {meta.classes}.\n" if meta.classes else ""
     model_input = names[0] if len(names) == 1 else f"[{', '.join(names)}]"
@@ -242,6 +234,9 @@ def _trust_problem(source: Run | str | Path) -> str | None:
 def _load_trusted(source: Run | str | Path, trust: bool):
     """``(the loaded SavedModel, its path)``, after the trust check of ``load_serving``."""
     path = source.savedmodel_path if isinstance(source, Run) else Path(source)
+    if isinstance(source, Run) and not os.path.lexists(path):  # trained under jax where TensorFlow was missing
+        raise ValueError(f"Run {source.run_id!r} has no SavedModel yet: make it with python -m seqlab export "
+                         f"{source.run_id} (where TensorFlow is installed).")
     problem = None if trust else _trust_problem(source)
     if problem:
         raise UntrustedModelError(
@@ -259,39 +254,31 @@ def _load_trusted(source: Run | str | Path, trust: bool):
 
 
 def predict_texts(run: Run, texts: list[str], trust: bool = False) -> pd.DataFrame:
-    """Classes of raw ``texts`` from a text run's SavedModel (``serve_text``), checked like ``load_serving``.
+    """Answers to raw ``texts`` from a text run's SavedModel (its task's ``text_endpoint``), checked like
+    ``load_serving``, as the task's ``text_answer`` table.
 
     A classifier gives one row per text: the text, the most probable class and
     every class's probability. A tagger gives one row per token: the text's
     number, the token and its most probable tag.
     """
-    classes = run.meta.classes or []
-    if not classes or run.meta.input_dtype != "int32" or run.meta.task not in ("classify", "label"):
+    task = task_for("predict_texts", run.meta.task, run.run_id)
+    if run.meta.input_dtype != "int32":
         raise ValueError(
-            f"--text needs a classify or label run trained on text; run {run.run_id!r} is a {run.meta.task} run "
-            f"on {run.meta.dataset!r} (a forecast takes --input CSV)."
+            f"Run {run.run_id!r} is a {task.name} run trained on numbers ({run.meta.dataset!r}), not on text: it "
+            "takes --input CSV rows; --text needs a run trained on a text dataset."
         )
     empty = [i + 1 for i, t in enumerate(texts) if not str(t).strip()]
     if empty:
         raise ValueError(f"Text number(s) {empty} are empty: give every text some words.")
     served, path = _load_trusted(run, trust)
-    if not hasattr(served, TEXT_ENDPOINT):
-        raise ValueError(f"{path} has no {TEXT_ENDPOINT} endpoint: it was exported before text runs had one; "
+    endpoint = task.text_endpoint.name
+    if not hasattr(served, endpoint):
+        raise ValueError(f"{path} has no {endpoint} endpoint: it was exported before text runs had one; "
                          "train the run again.")
     import tensorflow as tf
 
-    probabilities = served.serve_text(tf.constant(list(texts))).numpy()
-    if probabilities.ndim == 2:  # classify: (N, C)
-        table = pd.DataFrame(probabilities, columns=[f"p({c})" for c in classes])
-        table.insert(0, "class", [classes[i] for i in probabilities.argmax(axis=1)])
-        table.insert(0, "text", list(texts))
-        return table
-    tokenizer = run.load_tokenizer()
-    rows = []
-    for n, (text, p) in enumerate(zip(texts, probabilities)):
-        for t, token in enumerate(tokenizer.tokens(text)[: run.meta.lookback]):
-            rows.append({"text": n + 1, "token": token, "tag": classes[int(p[t].argmax())]})
-    return pd.DataFrame(rows)
+    output = getattr(served, endpoint)(tf.constant(list(texts))).numpy()
+    return task.text_answer(run.meta, run.load_tokenizer(), list(texts), output)
 
 
 def text_notes(run: Run, texts: list[str]) -> list[str]:
@@ -334,7 +321,7 @@ def load_serving(source: Run | str | Path, trust: bool = False):
     except (OSError, ValueError, AttributeError, IndexError, TypeError, tf.errors.OpError) as err:
         raise ValueError(f"{path} is not a readable SavedModel with a serve endpoint ({type(err).__name__}).") from None
     if isinstance(source, Run):
-        source.meta.check_model_io(inputs, outputs, f"The SavedModel {path}")
+        check_model_io(source.meta, inputs, outputs, f"The SavedModel {path}")
 
     def serve(inputs: np.ndarray | list[np.ndarray]) -> np.ndarray:
         given = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
@@ -350,23 +337,15 @@ def load_serving(source: Run | str | Path, trust: bool = False):
 
 def windows_from_frame(run: Run, frame: pd.DataFrame) -> np.ndarray:
     """The model's inputs ``(1, ...)`` from a table of recent rows, checked, when the run's task can make them."""
-    task = get_task(run.meta.task)
-    if task.frame_window is None:
-        able = " or ".join(t.name for t in list_tasks() if t.frame_window is not None)
-        raise ValueError(
-            f"Predicting from a table of recent rows needs a {able} run; run {run.run_id!r} is a {task.name} "
-            f"run: load its SavedModel (load_serving) and call it on inputs of shape (N, "
-            f"{', '.join(map(str, run.meta.input_shape))})."
-        )
-    return task.frame_window(run.meta, frame)
+    return task_for("predict_frame", run.meta.task, run.run_id).frame_window(run.meta, frame)
 
 
 def predict_frame(run: Run, frame: pd.DataFrame, trust: bool = False) -> pd.DataFrame:
-    """Forecast the ``horizon`` steps after the history in ``frame`` with the run's SavedModel (``load_serving``).
+    """What the run's SavedModel (``load_serving``) predicts from the recent rows in ``frame``, as the task's
+    ``frame_answer`` table (a forecast: the ``horizon`` steps after the history, one row each).
 
     For a run with known future inputs, ``frame``'s last ``horizon`` rows are
     the steps to forecast, with those columns filled (``Task.frame_window``).
     """
     windows = windows_from_frame(run, frame)  # check the input before loading the model
-    forecast = load_serving(run, trust=trust)(windows)[0]
-    return pd.DataFrame({"step": np.arange(1, len(forecast) + 1), run.meta.target: forecast})
+    return get_task(run.meta.task).frame_answer(run.meta, load_serving(run, trust=trust)(windows))

@@ -38,17 +38,20 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO, Callable, Iterable, Iterator, Union
+from typing import BinaryIO, Callable, Iterator, Union
 
 import charset_normalizer
 import pandas as pd
 
 from seqlab.checks import check_bool, check_int
+from seqlab.limits import current_limits
+from seqlab.local_file import (
+    CHUNK, MB, check_size, chunks_of, error_reason, file_label, joined_within, read_local, size_text, too_big_error,
+)
+from seqlab.local_file import open_regular  # noqa: F401  runs and .keras files open through the gate
 
 Source = Union[str, os.PathLike, bytes, bytearray, memoryview, BinaryIO]
 
-_MB = 1 << 20  # a megabyte as Streamlit's upload limit and seqlab.limits count it
-_CHUNK = _MB  # bytes read (or inflated) per step
 # Magic bytes at the start of a file -> its compression. bzip2's "BZh" is followed by
 # the block size 1-9; that digit is checked in _compression so text starting "BZh" passes.
 _MAGIC = (
@@ -62,7 +65,7 @@ _MAGIC = (
     (b"Rar!\x1a\x07", "rar"),
 )
 # An xz header may ask for a dictionary of up to 4 GB; xz -9 needs 64 MB.
-_XZ_MEMORY = 128 * _MB
+_XZ_MEMORY = 128 * MB
 # Formats made of concatenated streams, each inflated by a decompressor object.
 _STREAMS = {
     "bzip2": bz2.BZ2Decompressor,
@@ -102,11 +105,11 @@ class InputLimits:
             stops as soon as it is passed.
     """
 
-    max_bytes: int = 50 * _MB
+    max_bytes: int = 50 * MB
     max_rows: int = 1_000_000
     max_chars: int = 20_000_000
     allow_compressed: bool = False
-    max_decompressed_bytes: int = 50 * _MB
+    max_decompressed_bytes: int = 50 * MB
 
     def __post_init__(self):
         for name in ("max_bytes", "max_rows", "max_chars", "max_decompressed_bytes"):
@@ -114,13 +117,22 @@ class InputLimits:
         check_bool("allow_compressed", self.allow_compressed)
 
 
-def _limits(limits: InputLimits | None) -> InputLimits:
-    """``limits``, or the server's upload limits (``seqlab.limits``: environment or config file)."""
-    if limits is not None:
-        return limits
-    from seqlab.limits import input_limits  # seqlab.limits reads this module's InputLimits: import late
+def input_limits(allow_compressed: bool = False) -> InputLimits:
+    """The ``InputLimits`` of this server (``seqlab.limits``: environment or config file), for every file a
+    user gives."""
+    limits = current_limits()
+    return InputLimits(
+        max_bytes=limits.max_upload_mb * MB,
+        max_rows=limits.max_upload_rows,
+        max_chars=limits.max_upload_chars,
+        allow_compressed=allow_compressed,
+        max_decompressed_bytes=limits.max_upload_mb * MB,
+    )
 
-    return input_limits()
+
+def _limits(limits: InputLimits | None) -> InputLimits:
+    """``limits``, or the server's upload limits."""
+    return input_limits() if limits is None else limits
 
 
 def read_bytes(source: Source, limits: InputLimits | None = None, *, what: str = "file", raw: bool = False) -> bytes:
@@ -140,12 +152,12 @@ def read_bytes(source: Source, limits: InputLimits | None = None, *, what: str =
         The bytes, decompressed when compressed and ``limits.allow_compressed``.
     """
     limits = _limits(limits)
-    label = _label(what, source)
+    label = file_label(what, source)
     if isinstance(source, (bytes, bytearray, memoryview)):
-        _check_size(memoryview(source).nbytes, limits.max_bytes, label)
+        check_size(memoryview(source).nbytes, limits.max_bytes, label)
         data = bytes(source)
     elif isinstance(source, (str, os.PathLike)):
-        data = _read_path(source, limits.max_bytes, label)
+        data = read_local(source, limits.max_bytes, label)
     elif hasattr(source, "getvalue") or hasattr(source, "read"):
         data = _read_upload(source, limits.max_bytes, label)
     else:
@@ -156,142 +168,42 @@ def read_bytes(source: Source, limits: InputLimits | None = None, *, what: str =
 
 def detect_encoding(data: bytes, *, what: str = "text") -> str:
     """The codec that decodes ``data`` (``utf-8`` for plain UTF-8), or a ``ValueError``."""
-    return _decode(data, _label(what, None))[1]
+    return _decode(data, file_label(what, None))[1]
 
 
 def decode_text(data: bytes, limits: InputLimits | None = None, *, what: str = "text") -> str:
     """``data`` as text: see the module docstring for the encodings accepted."""
-    return _checked_text(data, _limits(limits), _label(what, None))
+    return _checked_text(data, _limits(limits), file_label(what, None))
 
 
 def read_text(source: Source, limits: InputLimits | None = None, what: str = "text file") -> str:
     """A user-given text file (see ``read_bytes`` for ``source``), decoded and checked."""
     limits = _limits(limits)
-    return _checked_text(read_bytes(source, limits, what=what), limits, _label(what, source))
+    return _checked_text(read_bytes(source, limits, what=what), limits, file_label(what, source))
 
 
 def read_csv(source: Source, limits: InputLimits | None = None, what: str = "CSV file") -> pd.DataFrame:
     """A user-given comma-separated table with one header line, as a DataFrame."""
     limits = _limits(limits)
-    label = _label(what, source)
+    label = file_label(what, source)
     text = _checked_text(read_bytes(source, limits, what=what), limits, label)
     _check_table(text, limits.max_rows, label)
     try:
         # index_col=False: a row with one value more than the header never becomes an index.
         return pd.read_csv(io.StringIO(text), index_col=False, low_memory=False)
     except ValueError as err:  # pandas's ParserError and EmptyDataError are ValueErrors
-        raise ValueError(f"{label} is not a readable CSV file ({_reason(err)}): {_CSV_FIX}") from None
-
-
-def _label(what: str, source) -> str:
-    """``what`` and the file's name as the user knows it (never a resolved server path)."""
-    if isinstance(source, (str, os.PathLike)):
-        name = os.fsdecode(os.fspath(source))
-    else:
-        name = getattr(source, "name", None)
-    text = f"{what} {str(name)!r}" if name else what
-    return text[:1].upper() + text[1:]
-
-
-def _size(n: int) -> str:
-    return f"{n:,} bytes" if n < _MB else f"{n / _MB:,.1f} MB"
-
-
-def _reason(err: BaseException) -> str:
-    lines = str(err).strip().splitlines()
-    return lines[-1] if lines else type(err).__name__
-
-
-def _too_big(label: str, limit: int, size: int | None = None) -> ValueError:
-    is_ = f"is {_size(size)}; the limit is" if size is not None else "is larger than the limit of"
-    return ValueError(f"{label} {is_} {_size(limit)}: use a smaller file.")
-
-
-def _check_size(size: int, limit: int, label: str) -> None:
-    if size > limit:
-        raise _too_big(label, limit, size)
-
-
-def _chunks(read: Callable[[int], bytes]) -> Iterator[bytes]:
-    while chunk := read(_CHUNK):
-        yield chunk
-
-
-def _joined(chunks: Iterable[bytes], limit: int, too_big: Callable[[], ValueError]) -> bytes:
-    """The chunks joined, refused as soon as they pass ``limit`` bytes (so at most one chunk more is held)."""
-    kept, total = [], 0
-    for chunk in chunks:
-        total += len(chunk)
-        if total > limit:
-            raise too_big()
-        kept.append(chunk)
-    return b"".join(kept)
-
-
-def open_regular(path: str | os.PathLike, what: str = "file") -> BinaryIO:
-    """``path`` opened for reading (binary), checked as ``read_bytes`` checks a path but with no size limit:
-    for a file streamed rather than held whole (a run's model, while it is hashed). The caller closes it."""
-    label = _label(what, path)
-    with _os_errors(label):
-        return _open_path(path, label)
-
-
-def _read_path(path, limit: int, label: str) -> bytes:
-    with _os_errors(label), _open_path(path, label, limit) as file:
-        return _joined(_chunks(file.read), limit, lambda: _too_big(label, limit))
-
-
-def _open_path(path, label: str, limit: int | None = None) -> BinaryIO:
-    """A local, regular file (within ``limit`` bytes) opened without blocking; ``OSError`` passes through."""
-    text = os.fsdecode(os.fspath(path))
-    if "://" in text or text[:5].lower() == "file:":
-        raise ValueError(f"{label} is a URL; seqlab reads local files only: download it and give its local path.")
-    if not text.strip() or "\x00" in text:
-        raise ValueError(f"{label} is not a valid path: give the path of a file.")
-    resolved = Path(text).expanduser().resolve(strict=True)
-    info = os.stat(resolved)  # stat, never open: opening a FIFO blocks, opening a device may act
-    _check_regular(info, label)
-    if limit is not None:
-        _check_size(info.st_size, limit, label)
-    fd = os.open(resolved, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    file = os.fdopen(fd, "rb", buffering=0)
-    try:
-        _check_regular(os.fstat(fd), label)  # swapped for something else since the stat
-    except ValueError:
-        file.close()
-        raise
-    return file
-
-
-@contextlib.contextmanager
-def _os_errors(label: str):
-    """The file system's refusals as one ``ValueError`` naming the file."""
-    try:
-        yield
-    except (FileNotFoundError, NotADirectoryError):
-        raise ValueError(f"{label} does not exist: check the path.") from None
-    except PermissionError:
-        raise ValueError(f"{label} cannot be read (permission denied): check its permissions.") from None
-    except (OSError, RuntimeError) as err:  # RuntimeError: a symlink loop, or no home folder for "~"
-        raise ValueError(f"{label} cannot be read ({_reason(err)}): check the path.") from None
-
-
-def _check_regular(info: os.stat_result, label: str) -> None:
-    if stat.S_ISDIR(info.st_mode):
-        raise ValueError(f"{label} is a folder: give the path of a file inside it.")
-    if not stat.S_ISREG(info.st_mode):
-        raise ValueError(f"{label} is not a regular file (a device, pipe or socket): give a plain file.")
+        raise ValueError(f"{label} is not a readable CSV file ({error_reason(err)}): {_CSV_FIX}") from None
 
 
 def _read_upload(upload, limit: int, label: str) -> bytes:
     size = getattr(upload, "size", None)
     if isinstance(size, int):
-        _check_size(size, limit, label)  # Streamlit knows the size before anything is copied
+        check_size(size, limit, label)  # Streamlit knows the size before anything is copied
     if hasattr(upload, "getvalue"):
         data = upload.getvalue()  # already in memory: an UploadedFile is a BytesIO
-        _check_size(len(data), limit, label)
+        check_size(len(data), limit, label)
     else:
-        data = _joined(_chunks(upload.read), limit, lambda: _too_big(label, limit))
+        data = joined_within(chunks_of(upload.read), limit, lambda: too_big_error(label, limit))
     if not isinstance(data, bytes):
         raise TypeError(f"{label} was opened as text; open it in binary mode ('rb').")
     return data
@@ -319,7 +231,7 @@ def _decompress(data: bytes, kind: str, limits: InputLimits, label: str) -> byte
 
     def too_big() -> ValueError:
         return ValueError(
-            f"{label} decompresses to more than {_size(limit)}, the limit: use a smaller file."
+            f"{label} decompresses to more than {size_text(limit)}, the limit: use a smaller file."
         )
 
     if kind == "zip":
@@ -329,10 +241,10 @@ def _decompress(data: bytes, kind: str, limits: InputLimits, label: str) -> byte
     else:
         chunks = _inflated(data, _STREAMS[kind])
     try:  # the chunks are made as they are joined, so damage shows here
-        plain = _joined(chunks, limit, too_big)
+        plain = joined_within(chunks, limit, too_big)
     except _CORRUPT as err:
         raise ValueError(
-            f"{label} is a damaged or unsupported {kind} file ({_reason(err)}): "
+            f"{label} is a damaged or unsupported {kind} file ({error_reason(err)}): "
             "compress it again or give the plain file."
         ) from None
     if _compression(plain):
@@ -345,20 +257,20 @@ def _inflated(data: bytes, decompressor: Callable) -> Iterator[bytes]:
     rest = data
     while rest:
         stream = decompressor()
-        piece = stream.decompress(rest, _CHUNK)
+        piece = stream.decompress(rest, CHUNK)
         while True:
             yield piece
             if stream.eof:
                 break
             if stream.needs_input:
                 raise EOFError("the compressed data ends before its end marker")
-            piece = stream.decompress(b"", _CHUNK)
+            piece = stream.decompress(b"", CHUNK)
         rest = stream.unused_data
 
 
 def _gunzipped(data: bytes) -> Iterator[bytes]:
     with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:  # reads every member, inflating chunk by chunk
-        yield from _chunks(stream.read)
+        yield from chunks_of(stream.read)
 
 
 def _unzipped(data: bytes, label: str, limit: int, too_big: Callable[[], ValueError]) -> Iterator[bytes]:
@@ -380,7 +292,7 @@ def _unzipped(data: bytes, label: str, limit: int, too_big: Callable[[], ValueEr
     if info.file_size > limit:
         raise too_big()  # the declared size; the stream is capped as well, in case it lies
     with archive.open(info) as member:
-        yield from _chunks(member.read)
+        yield from chunks_of(member.read)
 
 
 def zip_directory(data: bytes) -> tuple[int, int]:
@@ -510,7 +422,7 @@ def open_archive(source: bytes | BinaryIO, limit: int, label: str,
         file.seek(max(0, size - _END_RECORDS))
         entries, directory = zip_directory(file.read())
     except unreadable as err:
-        raise ValueError(f"{label} is not a readable zip file ({_reason(err)}): save or zip it again.") from None
+        raise ValueError(f"{label} is not a readable zip file ({error_reason(err)}): save or zip it again.") from None
     if entries > max_entries or directory > max_entries * _MAX_RECORD:
         raise ValueError(f"{label} has {entries:,} entries; at most {max_entries:,} are accepted: "
                          "zip the model folder alone.")
@@ -518,7 +430,7 @@ def open_archive(source: bytes | BinaryIO, limit: int, label: str,
         file.seek(0)
         archive = zipfile.ZipFile(file)
     except unreadable as err:
-        raise ValueError(f"{label} is not a readable zip file ({_reason(err)}): save or zip it again.") from None
+        raise ValueError(f"{label} is not a readable zip file ({error_reason(err)}): save or zip it again.") from None
     files, folders = set(), set()
     for info in archive.infolist():
         parts = _member_parts(info, label)
@@ -544,7 +456,7 @@ def read_member(archive: zipfile.ZipFile, name: str, limit: int, label: str) -> 
         raise ValueError(f"{label} holds no {name}: give the file as it was saved.") from None
     if info.file_size > limit:
         raise _unpacks_too_big(label, limit, name)
-    return _joined((chunk for _, chunk in _members(archive, [info], limit, label)), limit,
+    return joined_within((chunk for _, chunk in _members(archive, [info], limit, label)), limit,
                    lambda: _unpacks_too_big(label, limit, name))
 
 
@@ -569,7 +481,7 @@ def unpack_archive(archive: zipfile.ZipFile, folder: Path, limit: int, label: st
                     out = files.enter_context(open(path, "xb"))
                 out.write(chunk)
     except OSError as err:  # the server's disk, not the archive
-        raise ValueError(f"{label} cannot be unpacked here ({_reason(err)}): try again later.") from None
+        raise ValueError(f"{label} cannot be unpacked here ({error_reason(err)}): try again later.") from None
 
 
 def _member_parts(info: zipfile.ZipInfo, label: str) -> tuple[str, ...]:
@@ -593,16 +505,16 @@ def _members(archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo], limit: int,
         for info in infos:
             yield info, b""
             with archive.open(info) as member:
-                for chunk in _chunks(member.read):
+                for chunk in chunks_of(member.read):
                     total += len(chunk)
                     if total > limit:
                         raise _unpacks_too_big(label, limit)
                     yield info, chunk
     except _CORRUPT as err:
-        raise ValueError(f"{label} is damaged ({type(err).__name__}: {_reason(err)}): zip it again.") from None
+        raise ValueError(f"{label} is damaged ({type(err).__name__}: {error_reason(err)}): zip it again.") from None
 
 
 def _unpacks_too_big(label: str, limit: int, member: str | None = None) -> ValueError:
     what = f"its {member}" if member else "it"
-    return ValueError(f"{label} is too big: {what} unpacks to more than {_size(limit)}, the limit: use a smaller "
+    return ValueError(f"{label} is too big: {what} unpacks to more than {size_text(limit)}, the limit: use a smaller "
                       "model.")

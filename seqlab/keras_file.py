@@ -50,6 +50,7 @@ from seqlab.checks import shown
 from seqlab.inputs import check_members, open_archive, open_regular, read_member
 from seqlab.limits import MB, current_limits
 from seqlab.run_meta import RunMeta
+from seqlab.tasks import check_model_io
 from seqlab.weight_budget import weight_budget
 
 # Keras's own markers for values that are data, not code.
@@ -211,5 +212,5 @@ def load_keras(path: str | os.PathLike, meta: RunMeta | None = None) -> keras.Mo
                 f"{what} has {len(model.inputs)} input(s) and {len(model.outputs)} output(s); this run's model "
                 f"has {wanted} and 1: the model does not belong to this run. Delete the run or train it again."
             )
-        meta.check_model_io(tuple(model.inputs[0].shape), tuple(model.outputs[0].shape), what)
+        check_model_io(meta, tuple(model.inputs[0].shape), tuple(model.outputs[0].shape), what)
     return model

@@ -120,20 +120,6 @@ def limit_hint(field: str) -> str:
     return f"the server's limit: {ENV[field]} or {field} in the {CONFIG_ENV} file"
 
 
-def input_limits(allow_compressed: bool = False):
-    """The ``seqlab.inputs.InputLimits`` of this server, for every file a user gives."""
-    from seqlab.inputs import InputLimits  # here: seqlab.inputs imports pandas, this module stays light
-
-    limits = current_limits()
-    return InputLimits(
-        max_bytes=limits.max_upload_mb * MB,
-        max_rows=limits.max_upload_rows,
-        max_chars=limits.max_upload_chars,
-        allow_compressed=allow_compressed,
-        max_decompressed_bytes=limits.max_upload_mb * MB,
-    )
-
-
 def check_data_size(windows: int, steps: int, features: int, outputs: int = 0, what: str = "the windows") -> None:
     """Refuse ``windows`` inputs of ``steps`` x ``features`` (and ``outputs`` targets each) beyond the limits.
 

@@ -23,13 +23,29 @@ class Registry(Generic[T]):
         plural: its plural (default ``kind + "s"``).
         check: called on every entry before it is registered; raises
             ``ValueError`` to refuse it (e.g. an unknown task).
+        load: imports the modules that register the entries, once, before the
+            first read: plug-ins that import the registry, never imported by it.
     """
 
-    def __init__(self, kind: str, plural: str | None = None, check: Callable[[T], None] | None = None):
+    def __init__(self, kind: str, plural: str | None = None, check: Callable[[T], None] | None = None,
+                 load: Callable[[], None] | None = None):
         self.kind = kind
         self.plural = plural or f"{kind}s"
         self._check = check
+        self._load = load
         self._entries: dict[str, T] = {}
+
+    @property
+    def _loaded(self) -> dict[str, T]:
+        """The entries, once ``load`` has run (it runs once: the plug-ins it imports register as they load)."""
+        if self._load is not None:
+            load, self._load = self._load, None  # before loading: a plug-in may read the registry as it loads
+            try:
+                load()
+            except BaseException:
+                self._load = load  # a failed import leaves the registry to load again, never half-filled quietly
+                raise
+        return self._entries
 
     def register(self, name: str, entry: T) -> T:
         """Add (or replace) ``entry`` under ``name``; returns ``entry``, so it can end a definition."""
@@ -40,26 +56,26 @@ class Registry(Generic[T]):
 
     def get(self, name) -> T:
         """The entry called ``name``; ``ValueError`` naming the valid ones otherwise."""
-        if not isinstance(name, str) or name not in self._entries:
+        if not isinstance(name, str) or name not in self._loaded:
             raise ValueError(f"Unknown {self.kind} {shown(name)}; valid {self.plural}: {self.names_text()}.")
-        return self._entries[name]
+        return self._loaded[name]
 
     def list(self, where: Callable[[T], bool] | None = None) -> list[T]:
         """Every entry (those for which ``where`` holds), in the order registered."""
-        return [entry for entry in self._entries.values() if where is None or where(entry)]
+        return [entry for entry in self._loaded.values() if where is None or where(entry)]
 
     def names(self) -> list[str]:
-        return list(self._entries)
+        return list(self._loaded)
 
     def names_text(self) -> str:
         """The names, sorted, as a message lists them (``none`` when empty)."""
-        return ", ".join(sorted(self._entries)) or "none"
+        return ", ".join(sorted(self._loaded)) or "none"
 
     def __contains__(self, name) -> bool:
-        return isinstance(name, str) and name in self._entries
+        return isinstance(name, str) and name in self._loaded
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._entries)
+        return iter(self._loaded)
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._loaded)

@@ -20,8 +20,7 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
-from seqlab.inputs import InputLimits, read_bytes
-from seqlab.limits import input_limits
+from seqlab.inputs import InputLimits, input_limits, read_bytes
 from seqlab.run_meta import RunMeta
 from seqlab.run_name import NAME_FILE, read_name
 from seqlab.runs import REQUIRED_FILES, Run, RunStore, run_files

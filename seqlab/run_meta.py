@@ -2,10 +2,11 @@
 
 ``RunMeta.from_dict`` checks every field's type and names the bad one, so a
 damaged or foreign ``meta.json`` makes the run *broken* (listed with the
-reason) instead of failing later in a page. ``check_spec``, ``check_metrics``
-and ``check_history`` do the same for ``spec.json``, ``metrics.json`` and
-``history.json``. ``RunMeta.check_model_io`` refuses a model whose inputs or
-outputs do not fit the run's task (a model file swapped in from another run).
+reason) instead of failing later in a page. ``check_metrics`` and
+``check_history`` do the same for ``metrics.json`` and ``history.json``
+(``spec.json``: ``seqlab.training.spec.check_spec``; a model that does not fit
+the run's task: ``seqlab.tasks.check_model_io``). It imports no task: the
+tasks read a ``RunMeta``.
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ import typing
 from dataclasses import dataclass, field
 
 from seqlab.checks import shown
-from seqlab.tasks import TASK_KINDS
-from seqlab.training.spec import ExperimentSpec
 
 
 @dataclass(frozen=True)
@@ -41,6 +40,8 @@ class RunMeta:
             relative to the run folder; empty for older runs.
         known: a forecast's columns known over the horizon, the model's
             second input ``future`` ``(H, K)``; empty when it has none.
+        identity: what determined the run, one SHA-256 of its spec, data and code
+            (``seqlab.training.identity``); ``None`` for runs saved before it was recorded.
     """
 
     task: str
@@ -63,6 +64,7 @@ class RunMeta:
     inputs: list[dict] | None = None
     assets: list[str] = field(default_factory=list)
     known: list[str] = field(default_factory=list)
+    identity: str | None = None
 
     @classmethod
     def from_dict(cls, values) -> "RunMeta":
@@ -84,28 +86,6 @@ class RunMeta:
     def input_dtype(self) -> str:
         """The dtype of the model's (first) input: ``float32`` for every run before ``inputs`` was recorded."""
         return self.inputs[0].get("dtype", "float32") if self.inputs else "float32"
-
-    def check_model_io(self, inputs: tuple, outputs: tuple, what: str) -> None:
-        """Refuse a model whose shapes (batch axis first) do not fit this run; ``what`` names the file."""
-        want_in = (None, *self.input_shape)
-        want_out = (None, *TASK_KINDS.get(self.task).outputs(self)) if self.task in TASK_KINDS else None
-        fits = _fits(inputs, want_in) and (want_out is None or _fits(outputs, want_out))
-        if not fits:
-            raise ValueError(
-                f"{what} takes inputs {_shape(inputs)} and gives {_shape(outputs)}, but this {self.task} run "
-                f"needs inputs {_shape(want_in)} and outputs {_shape(want_out or outputs)}: the model does not "
-                "belong to this run. Delete the run or train it again."
-            )
-
-
-def _fits(shape: tuple, wanted: tuple) -> bool:
-    """Same rank, and equal where both sides know the size (``None``: any)."""
-    shape = tuple(shape)
-    return len(shape) == len(wanted) and all(a is None or b is None or a == b for a, b in zip(shape, wanted))
-
-
-def _shape(shape: tuple) -> str:
-    return "(" + ", ".join("None" if d is None else str(d) for d in shape) + ")"
 
 
 # ---------------------------------------------------------------- field checks
@@ -155,26 +135,6 @@ def _matches(value, hint) -> bool:
 def _describe(hint) -> str:
     """``int``, ``list[str]``, ``int | None``: the annotation as written."""
     return hint.__name__ if isinstance(hint, type) else str(hint).replace("NoneType", "None")
-
-
-def check_spec(values) -> dict:
-    """``spec.json``: the fields of ``ExperimentSpec`` (dataset and model named), the option groups mappings.
-
-    The values themselves are checked by ``ExperimentSpec.resolved`` when the
-    run is reproduced (limits may have changed since it was trained).
-    """
-    if not isinstance(values, dict):
-        raise ValueError(f"spec.json must hold a JSON object, got {type(values).__name__}: the file is damaged.")
-    known = {f.name for f in dataclasses.fields(ExperimentSpec)}
-    unknown = sorted(str(k) for k in values if k not in known)
-    if unknown:
-        raise ValueError(f"spec.json has unknown field(s) {unknown}; valid fields: {', '.join(sorted(known))}.")
-    for name, kind in (("dataset", str), ("model", str), ("data_options", dict), ("model_options", dict)):
-        required = kind is str
-        if (required and name not in values) or (name in values and not isinstance(values[name], kind)):
-            what = "text" if kind is str else "a JSON object"
-            raise ValueError(f"spec.json: {name} must be {what}, got {shown(values.get(name))}.")
-    return values
 
 
 def _is_number(value) -> bool:

@@ -9,6 +9,7 @@ A run folder holds::
     predictions.npz   test split: y_true, y_pred, origin, baseline_<name> (per task, see seqlab.tasks)
     model.keras       the Keras model (``import seqlab`` registers its classes)
     savedmodel/       TensorFlow SavedModel, serves without seqlab
+    tensorboard/      TensorBoard event files and projector data (``seqlab.training.tensorboard_logs``)
     manifest.json     SHA-256 of every file above, signed with this user's key (``seqlab.manifest``); an
                       imported run's marks it imported, inside the signature (``seqlab.run_import``)
     name.json         the user's name for the run, if any (``seqlab.run_name``; unsigned, ``rename`` changes it)
@@ -59,14 +60,17 @@ import numpy as np
 from seqlab.bounded_json import HISTORY_BYTES, RECORD_BYTES, read_json
 from seqlab.inputs import open_regular
 from seqlab.manifest import imported_from, inconsistency, write_manifest
-from seqlab.run_meta import RunMeta, check_history, check_metrics, check_spec
+from seqlab.run_meta import RunMeta, check_history, check_metrics
 from seqlab.run_name import NAME_FILE, check_name, read_name, write_name
 from seqlab.scratch import STORE_MARK, claims_store, is_scratch, is_store, make_scratch, mark_store
+from seqlab.training.spec import check_spec
 
 RUNS_DIR_ENV = "SEQLAB_RUNS_DIR"
-REQUIRED_FILES = ("spec.json", "meta.json", "metrics.json", "model.keras", "savedmodel/saved_model.pb")
+SAVEDMODEL_FILE = "savedmodel/saved_model.pb"
+REQUIRED_FILES = ("spec.json", "meta.json", "metrics.json", "model.keras", SAVEDMODEL_FILE)
 RUN_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")
 SWEEP_GRACE_SECONDS = 3600
+FINISHED = ("completed", "diverged")  # trained to its end: a cancelled run stopped early
 
 
 def default_root() -> Path:
@@ -298,6 +302,32 @@ class RunStore:
         """Folders that look like runs but cannot be read: name -> reason."""
         return self.scan()[1]
 
+    def find_identical(self, identity: str) -> Run | None:
+        """The newest run trained here with ``identity`` (``seqlab.training.identity``) that finished training
+        (not cancelled) and reads back whole; ``None`` when there is none. An imported run is never served: it was
+        trained elsewhere.
+
+        Only each folder's ``meta.json`` is read to find the candidates; the one served is read and checked whole.
+        """
+        candidates = []
+        for path in self.root.iterdir() if self.root.is_dir() else ():
+            if path.name.startswith(".") or not path.is_dir():
+                continue
+            try:
+                meta = read_json(path / "meta.json", "meta.json", RECORD_BYTES)
+            except (ValueError, OSError):  # broken: ``broken`` says why
+                continue
+            if isinstance(meta, dict) and meta.get("identity") == identity and meta.get("status") in FINISHED:
+                candidates.append((str(meta.get("created")), path.name))
+        for _, run_id in sorted(candidates, reverse=True):
+            try:
+                run = self.read(run_id)
+            except (ValueError, OSError):
+                continue
+            if run.imported is None and run.meta.identity == identity and run.status in FINISHED:
+                return run
+        return None
+
     def listed_path(self, name: str) -> Path:
         """The folder the listing names ``name``: a run id (``path_of``), or a broken folder whose name is no run
         id (``my run (copy)``), checked to be an entry directly in the root, not hidden and not a link."""
@@ -351,7 +381,7 @@ def run_files(folder: Path) -> tuple[dict, RunMeta, dict, dict]:
     """A run folder's ``spec.json``, ``meta.json`` (a ``RunMeta``), ``metrics.json`` and ``history.json``
     (``{}`` when absent), each checked; ``ValueError`` naming the missing, corrupt or wrongly shaped file."""
     missing = [f for f in REQUIRED_FILES if not os.path.lexists(folder / f)]
-    if missing:
+    if missing and missing != [SAVEDMODEL_FILE]:
         raise ValueError(f"incomplete, {', '.join(missing)} missing.")
     try:
         loaded = {name: read_json(folder / f"{name}.json", f"{name}.json", RECORD_BYTES)
@@ -361,6 +391,9 @@ def run_files(folder: Path) -> tuple[dict, RunMeta, dict, dict]:
     except ValueError as err:
         raise ValueError(f"corrupt file: {err}") from None
     meta = RunMeta.from_dict(loaded["meta"])
+    # Trained under JAX where TensorFlow was missing: its SavedModel is made later (seqlab.late_export).
+    if missing and meta.versions.get("backend", "tensorflow") == "tensorflow":
+        raise ValueError(f"incomplete, {SAVEDMODEL_FILE} missing.")
     return check_spec(loaded["spec"]), meta, check_metrics(loaded["metrics"]), check_history(history)
 
 

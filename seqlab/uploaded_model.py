@@ -25,8 +25,7 @@ import pandas as pd
 
 from seqlab.bounded_json import RECORD_BYTES, read_json
 from seqlab.export import UntrustedModelError, _load_trusted
-from seqlab.inputs import InputLimits, open_archive, read_bytes, unpack_archive
-from seqlab.limits import input_limits
+from seqlab.inputs import InputLimits, input_limits, open_archive, read_bytes, unpack_archive
 from seqlab.run_meta import RunMeta
 
 SAVED_MODEL = "saved_model.pb"

@@ -93,6 +93,8 @@ def command_problem(argv: list[str], monkeypatch, tmp_path) -> str | None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("x\n")
     monkeypatch.setattr(cli, "quiet_tensorflow_import", stop_before_training)
+    # This process runs Keras on TensorFlow already; argparse has checked --backend's value against BACKENDS.
+    monkeypatch.setattr(cli, "choose_backend", lambda name: None)
     with redirect_stderr(stderr), redirect_stdout(io.StringIO()):
         try:
             code = cli.main([*argv, "--runs-dir", str(tmp_path / "runs")] if args.command in ("train", "runs") else argv)

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from seqlab.contextual import contextual_vectors, cosine_similarities
-from seqlab.fill_in import fill_in, fit_context
+from seqlab.tasks.masked_lm.contextual import contextual_vectors, cosine_similarities
+from seqlab.tasks.masked_lm.fill_in import fill_in, fit_context
 from seqlab.data.bert_pretraining import MASK_ID
 from tests.bert_run import CONTEXT, bert_world, pretrained_run  # noqa: F401  the module's fixture
 
@@ -41,10 +41,10 @@ def test_bad_input_is_refused_or_noted(bert_world):
     assert len(long.blanks) == 1, "the blank is kept when the text is trimmed"
     with pytest.raises(ValueError, match="tokens apart"):
         fill_in(run, "[MASK] " + "the film is dull . " * 5 + "[MASK]")
-    with pytest.raises(ValueError, match="masked_lm run"):
-        from seqlab.fill_in import check_fill_in_run
-
-        check_fill_in_run(type("R", (), {"run_id": "x", "meta": type("M", (), {"task": "classify"})()})())
+    other = type("R", (), {"run_id": "x", "meta": type("M", (), {"task": "classify"})()})()
+    with pytest.raises(ValueError, match="needs a masked_lm run; run 'x' is a classify run. A classify run offers "
+                                         r"answering raw texts \(predict --text\)"):
+        fill_in(other, "the [MASK] sat")
 
 
 def test_fit_context_keeps_the_blanks():

@@ -3,8 +3,8 @@ minute, and is runnable from the CLI by its name."""
 
 import pytest
 
-from seqlab.app.lesson import layer_class
-from seqlab.app.lesson_views import LESSON_VIEWS
+from seqlab.app.lessons.lesson import layer_class
+from seqlab.app.lessons.lesson_views import LESSON_VIEWS
 from seqlab.data import load_dataset
 from seqlab.layers.docs import equations
 from seqlab.lessons import LESSONS, Lesson, get_preset, register_lesson

@@ -123,8 +123,7 @@ def test_the_work_limit_from_the_config_file(tmp_path, monkeypatch):
 
 
 def test_input_limits_follow_the_server(monkeypatch):
-    from seqlab.inputs import InputLimits
-    from seqlab.limits import input_limits
+    from seqlab.inputs import InputLimits, input_limits
 
     assert input_limits() == InputLimits()  # the same defaults in both places
     monkeypatch.setenv("SEQLAB_MAX_UPLOAD_MB", "2")

@@ -25,3 +25,21 @@ def test_datasets_models_and_tasks_share_the_one_registry():
     for registry in (DATASETS, ARCHITECTURES, TASK_KINDS):
         assert isinstance(registry, Registry) and len(registry) > 0
     assert {"forecast", "regress", "classify", "label"} <= set(TASK_KINDS)
+
+
+def test_a_registry_loads_its_plug_ins_once_on_first_read_and_again_after_a_failure():
+    calls = []
+
+    def load():
+        calls.append(len(calls))
+        if len(calls) == 1:
+            raise ImportError("a plug-in failed to import")
+        plugins.register("late", 2)
+
+    plugins: Registry[int] = Registry("plug-in", load=load)
+    plugins.register("early", 1)  # registering never loads: the plug-ins register themselves while loading
+    assert calls == []
+    with pytest.raises(ImportError):
+        plugins.names()
+    assert plugins.names() == ["early", "late"] and plugins.get("late") == 2 and len(plugins) == 2
+    assert calls == [0, 1], "loaded again after the failure, then never more"

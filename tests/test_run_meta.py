@@ -3,8 +3,9 @@ import json
 
 import pytest
 
-from seqlab.run_meta import RunMeta, check_metrics, check_spec
-from seqlab.training.spec import ExperimentSpec
+from seqlab.run_meta import RunMeta, check_metrics
+from seqlab.tasks import check_model_io
+from seqlab.training.spec import ExperimentSpec, check_spec
 
 META = {
     "task": "forecast", "status": "completed", "dataset": "sine", "model": "lstm", "input_shape": [12, 1],
@@ -47,15 +48,15 @@ def test_a_wrong_type_names_the_field(change, field):
 
 def test_a_model_that_does_not_fit_the_run_is_refused():
     meta = RunMeta.from_dict(META)
-    meta.check_model_io((None, 12, 1), (None, 3), "m")
+    check_model_io(meta, (None, 12, 1), (None, 3), "m")
     with pytest.raises(ValueError, match=r"takes inputs \(None, 50, 1\).*needs inputs \(None, 12, 1\)"):
-        meta.check_model_io((None, 50, 1), (None, 3), "m")
+        check_model_io(meta, (None, 50, 1), (None, 3), "m")
     with pytest.raises(ValueError, match=r"outputs \(None, 3\)"):
-        meta.check_model_io((None, 12, 1), (None, 4), "m")
+        check_model_io(meta, (None, 12, 1), (None, 4), "m")
     label = dataclasses.replace(meta, task="label", classes=["a", "b"], horizon=12)
-    label.check_model_io((None, 12, 1), (None, 12, 2), "m")
+    check_model_io(label, (None, 12, 1), (None, 12, 2), "m")
     with pytest.raises(ValueError, match="does not belong to this run"):
-        label.check_model_io((None, 12, 1), (None, 12, 3), "m")
+        check_model_io(label, (None, 12, 1), (None, 12, 3), "m")
 
 
 def test_spec_fields_follow_experiment_spec():

@@ -10,9 +10,9 @@ import streamlit as st
 
 from seqlab.data import SequenceData, load_dataset
 from seqlab.export import load_serving
-from seqlab.generate import GeneratedText, generate_text
+from seqlab.tasks.language.generate import GeneratedText, generate_text
 from seqlab.text import Tokenizer
-from seqlab.translation import run_tokenizers, translate, translate_sources
+from seqlab.tasks.translate.translation import run_tokenizers, translate, translate_sources
 from seqlab.inspect import (
     GradientTrace, TokenAttribution, Trace, gradient_through_time, sentence_probabilities, token_attribution, trace,
 )
@@ -118,7 +118,7 @@ def _greedy_text(path: str, created: str, prompt: str, tokens: int) -> str:
 
 
 def greedy_text(run: Run, prompt: str, tokens: int) -> str:
-    """The language run's most probable continuation of ``prompt`` (``seqlab.generate``), cached."""
+    """The language run's most probable continuation of ``prompt`` (``seqlab.tasks.language.generate``), cached."""
     return _greedy_text(str(run.path), run.meta.created, prompt, tokens)
 
 
@@ -130,7 +130,7 @@ def _sample_text(path: str, created: str, prompt: str, tokens: int, decoding_jso
 
 
 def sample_text(run: Run, prompt: str, tokens: int, **decoding) -> GeneratedText:
-    """``seqlab.generate.generate_text`` with the run's cached model; ``decoding``: temperature, top_k, top_p, seed."""
+    """``seqlab.tasks.language.generate.generate_text`` with the run's cached model; ``decoding``: temperature, top_k, top_p, seed."""
     return _sample_text(str(run.path), run.meta.created, prompt, tokens, _key(decoding))
 
 
@@ -214,7 +214,7 @@ def _translations(path: str, created: str, text: str | None, row: int | None, wi
 
 def translations(run: Run, text: str | None, row: int | None, width: int, length_penalty: float) -> tuple:
     """``(greedy, beams)``: the run's greedy translation of ``text`` (or of test source ``row``, for a source of
-    numbers) and the ``width`` hypotheses of its beam search, best first (``seqlab.translation``); raises
+    numbers) and the ``width`` hypotheses of its beam search, best first (``seqlab.tasks.translate.translation``); raises
     ``ValueError`` for an empty text."""
     greedy, *beams = _translations(str(run.path), run.meta.created, text, row, int(width), float(length_penalty))
     return greedy, beams

@@ -1,7 +1,11 @@
 """The model families of the lecture notes, for the Home page.
 
-A family is "available now" when an architecture in the registry names it as
-its ``Architecture.family``; the app never keeps a second list of what exists.
+A family is the ``Architecture.family`` of some registered architecture, and
+what it teaches is its architectures' ``Architecture.teaches``: the app keeps no
+second list of what exists. The notes also teach ideas that are an option of
+other models (attention scores, positions) or a way of using any model (a
+multi-step strategy, a task's shape); those rows are here, each available when
+some model has the option or the mechanism exists.
 """
 
 from __future__ import annotations
@@ -11,54 +15,30 @@ import pandas as pd
 from seqlab.data import list_datasets
 from seqlab.models import list_architectures
 
-# (family, what the notes teach): in the order of the lecture notes.
-FAMILIES: tuple[tuple[str, str], ...] = (
-    ("Markov chains", "first- and second-order chains over tokens; likelihood; sampling"),
-    ("Hidden Markov model", r"joint $p(x, z)$; forward algorithm, Viterbi, Baum-Welch (EM) training"),
-    ("NARX / TDNN", r"$\hat y_t = f(y_{t-1}, \dots, y_{t-T}, x_{t-1}, \dots, x_{t-T})$; the same net at every step; "
-                    "residual form"),
-    ("Multi-step prediction", "direct and iterated forecasts; Monte-Carlo simulation with noise"),
-    ("Embeddings", "one-hot, given and learned embedding vectors; their projections"),
-    ("Tokenisation", "standardisation; word, character and subword (BPE) vocabularies; OOV"),
-    ("Neural language model", "softmax over the next word from the last $T$ words"),
-    ("Elman RNN", r"$z_t = \sigma(B z_{t-1} + V x_t)$, $y_t = \sigma(W z_t)$; BPTT and truncated BPTT"),
-    ("Gradient problems", "vanishing and exploding gradients through time; clipping"),
-    ("Echo state network", r"random fixed reservoir, spectral radius $\rho(W) < 1$; only the read-out is trained"),
-    ("Bidirectional RNN", "forward and backward states side by side"),
-    ("LSTM", r"forget, input and output gates $f_t, i_t, o_t$ with a cell state $c_t$"),
-    ("GRU", r"update and reset gates $u_t, r_t$"),
-    ("CNN over sequences", "1-D convolution with zero padding; dilated causal convolutions (TCN)"),
-    ("State-space model", r"$x_t = \bar A x_{t-1} + \bar B u_t$, $y_t = C x_t + D u_t$: a long convolution to train, "
-                          "a recurrence to step; selective (Mamba)"),
-    ("Task shapes", "one-to-one, many-to-one, one-to-many, many-to-many"),
-    ("Encoder-decoder", "context vector, teacher forcing, greedy and beam search"),
-    ("Bahdanau attention", "additive (MLP) score over a bidirectional encoder"),
-    ("Luong attention", "dot, general and concat scores; local-p attention"),
-    ("Self-attention", r"queries, keys, values; $\mathrm{softmax}(q^\top k / \sqrt{d_k})$; multi-head"),
-    ("Positional encoding", "sinusoidal and learned positions"),
-    ("Transformer", "encoder and decoder blocks, residual + LayerNorm, masks"),
-    ("BERT", "encoder-only; masked LM, next-sentence prediction, [CLS]"),
-    ("GPT", "decoder-only causal LM; greedy, temperature and top-k sampling"),
-    ("Beyond text", "images as sequences of patches; graph attention"),
-)
-
-
 # Families the notes teach as a variation of other architectures or datasets: available when
 # some architecture or dataset has the option, described with the titles of those that do.
-AS_OPTION: dict[str, tuple[str, str]] = {
-    "Tokenisation": ("tokenizer", "the tokenizer option (char, word, bpe) of {titles}"),
-    "Embeddings": ("embedding_dim", "the learned embedding (C) of every text model on {titles}"),
-    "Bidirectional RNN": ("bidirectional", "the bidirectional option of {titles}"),
+AS_OPTION: dict[str, tuple[str, str, str]] = {  # family: (what the notes teach, the option, train it as)
+    "Tokenisation": ("standardisation; word, character and subword (BPE) vocabularies; OOV",
+                     "tokenizer", "the tokenizer option (char, word, bpe) of {titles}"),
+    "Embeddings": ("one-hot, given and learned embedding vectors; their projections",
+                   "embedding_dim", "the learned embedding (C) of every text model on {titles}"),
+    "Bidirectional RNN": ("forward and backward states side by side",
+                          "bidirectional", "the bidirectional option of {titles}"),
     "Gradient problems": (
-        "identity_init",
-        "{titles} with identity_init (IRNN); clip_norm, clip_value; ‖∂L/∂h_t‖ on Inspect",
+        "vanishing and exploding gradients through time; clipping",
+        "identity_init", "{titles} with identity_init (IRNN); clip_norm, clip_value; ‖∂L/∂h_t‖ on Inspect",
     ),
-    "Bahdanau attention": ("attention", "{titles} with attention=bahdanau (and bidirectional=true)"),
-    "Luong attention": ("attention", "{titles} with attention=luong (score dot, general, concat) or local "
+    "Bahdanau attention": ("additive (MLP) score over a bidirectional encoder",
+                           "attention", "{titles} with attention=bahdanau (and bidirectional=true)"),
+    "Luong attention": ("dot, general and concat scores; local-p attention",
+                        "attention", "{titles} with attention=luong (score dot, general, concat) or local "
                                      "(local-m, or local-p with predictive=true)"),
-    "Self-attention": ("heads", "the multi-head self-attention of {titles} (heads; multi_head split or full)"),
-    "Positional encoding": ("positions", "the positions option (sinusoidal with base n, learned, none) of {titles}"),
-    "Beyond text": ("patch_size", "{titles}: an image read as a sequence of patches"),
+    "Self-attention": (r"queries, keys, values; $\mathrm{softmax}(q^\top k / \sqrt{d_k})$; multi-head",
+                       "heads", "the multi-head self-attention of {titles} (heads; multi_head split or full)"),
+    "Positional encoding": ("sinusoidal and learned positions",
+                            "positions", "the positions option (sinusoidal with base n, learned, none) of {titles}"),
+    "Beyond text": ("images as sequences of patches; graph attention",
+                    "patch_size", "{titles}: an image read as a sequence of patches"),
 }
 
 
@@ -80,39 +60,43 @@ def _task_shapes() -> list[str]:
 
 
 # Families the notes teach as a way of using any model of a task: available when that mechanism exists.
-AS_FEATURE = {"Multi-step prediction": _strategies, "Task shapes": _task_shapes}
+AS_FEATURE = {  # family: (what the notes teach, what has it now)
+    "Multi-step prediction": ("direct and iterated forecasts; Monte-Carlo simulation with noise", _strategies),
+    "Task shapes": ("one-to-one, many-to-one, one-to-many, many-to-many", _task_shapes),
+}
 
 
-def _as_option(family: str, owners) -> list[str]:
-    option, text = AS_OPTION[family]
+def _as_option(option: str, text: str, owners) -> list[str]:
     titles = [owner.title for owner in owners if option in owner.defaults]
     return [text.format(titles=", ".join(titles))] if titles else []
 
 
+def architecture_families() -> dict[str, tuple[list[str], list[str]]]:
+    """Each family of the registered architectures, in the registry's order: what its architectures teach
+    (each line once) and their titles."""
+    families: dict[str, tuple[list[str], list[str]]] = {}
+    for arch in list_architectures():
+        teaches, titles = families.setdefault(arch.family, ([], []))
+        if arch.teaches not in teaches:
+            teaches.append(arch.teaches)
+        titles.append(arch.title)
+    return families
+
+
 def families_table() -> pd.DataFrame:
-    """One row per family: what it teaches, whether it can be trained now, and as what."""
-    archs = list_architectures()
-    by_family: dict[str, list[str]] = {}
-    for arch in archs:
-        by_family.setdefault(arch.family.casefold(), []).append(arch.title)
-    rows = []
-    for family, teaches in FAMILIES:
-        owners = [*archs, *list_datasets()]
-        if family in AS_FEATURE:
-            titles = AS_FEATURE[family]()
-        elif family in AS_OPTION:
-            titles = _as_option(family, owners)
-        else:
-            titles = by_family.get(family.casefold(), [])
-        rows.append(
-            {
-                "Family": family,
-                "What the notes teach": teaches,
-                "Available": bool(titles),
-                "Train it as": ", ".join(titles) if titles else "planned",
-            }
-        )
-    return pd.DataFrame(rows)
+    """One row per family: what it teaches, whether it can be trained now, and as what.
+
+    The architectures' families first, then the ideas taught as an option of them, then the ways of using any
+    model."""
+    owners = [*list_architectures(), *list_datasets()]
+    rows = [(family, "; ".join(teaches), titles) for family, (teaches, titles) in architecture_families().items()]
+    rows += [(family, teaches, _as_option(option, text, owners))
+             for family, (teaches, option, text) in AS_OPTION.items()]
+    rows += [(family, teaches, available()) for family, (teaches, available) in AS_FEATURE.items()]
+    return pd.DataFrame(
+        [{"Family": family, "What the notes teach": teaches, "Available": bool(titles),
+          "Train it as": ", ".join(titles) if titles else "planned"} for family, teaches, titles in rows]
+    )
 
 
 AVAILABLE = ":material/check_circle:"  # an icon of the app's font: emoji need a font the machine may lack

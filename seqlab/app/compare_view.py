@@ -18,7 +18,8 @@ import streamlit as st
 
 from seqlab.app import figures
 from seqlab.app.format import higher_is_better, metric_label, metric_value, primary_metric
-from seqlab.app.results import RUN_COLUMNS, loss_scale_of, model_title, runs_table, target_unit
+from seqlab.app.results import loss_scale_of, model_title, target_unit
+from seqlab.app.run_table import RUN_COLUMNS, runs_table
 from seqlab.models import get_architecture
 from seqlab.plots import validation_curves
 from seqlab.runs import Run

@@ -7,6 +7,11 @@ without the page config, the sidebar or the navigation. A page calls
 ``require_entry`` first; in that case it hands over to the entry script, which
 then opens the page the visitor asked for, with the link's query parameters
 (the page's settings: ``seqlab.app.widgets`` binds them).
+
+Why not a setting instead: Streamlit (1.67) picks the legacy mode once per
+process from the folder alone (``pages/`` beside the entry script); no config
+option turns it off, and only a call of ``st.navigation`` does. Its documented
+way out is to name the folder something else, and the project keeps ``pages/``.
 """
 
 from __future__ import annotations

@@ -6,10 +6,12 @@ seed generator that ``set_random_seed`` installed, name counters), clears
 TensorFlow's kernel cache and runs a full garbage collection. Measured here:
 with the live view polling every 0.5 s, energy/LSTM for 2 epochs took 100 s
 instead of 4 s, and a run's randomness no longer depended on its seed alone.
+Its full garbage collection alone took ~0.8 s of every rerun of a page.
 
 ``install()`` wraps ``keras.backend.clear_session`` so that a call from any
 other thread is skipped while a seqlab training thread is alive; otherwise
-it runs as before. The CLI and the library never import this module.
+it runs without the full collection (``free_memory=False``: Python's own
+collector still frees the cycles). The CLI and the library never import this module.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ def install() -> None:
     def clear_session(*args, **kwargs):
         if training_running():
             return None  # Streamlit's cleanup between reruns: not while a model trains
-        return original(*args, **kwargs)
+        # Without its gc.collect: a full collection of a process holding TensorFlow, at every rerun
+        return original(*args, **{"free_memory": False, **kwargs})
 
     clear_session._seqlab_guarded = True
     keras.backend.clear_session = clear_session

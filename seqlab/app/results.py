@@ -1,10 +1,11 @@
-"""A finished run on screen: headline metrics, the table against the baselines, predictions, serving.
+"""A finished run on screen, whatever its task: headline metrics, the table against the baselines, the
+test-split figure and the SavedModel's answer chosen by the run's task.
 
-Every task (forecast, regress, classify, label) writes ``metrics.json`` as
-``{"model": {...}, "baselines": {...}}`` and ``predictions.npz`` with
-``y_true``, ``y_pred``, ``origin`` and ``baseline_<name>``; the views here read
-those. Each task's figures are registered for it (``seqlab.app.task_views``)
-beside their code, and chosen by the run's task.
+Every task writes ``metrics.json`` as ``{"model": {...}, "baselines": {...}}``
+and ``predictions.npz`` with ``y_true``, ``y_pred``, ``origin`` and
+``baseline_<name>``; the views here read those. Each task's figures are
+registered for it (``seqlab.app.task_views``) in its module of
+``seqlab.app.tasks``, and chosen by the run's task.
 """
 
 from __future__ import annotations
@@ -13,16 +14,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import cache, figures, language_view  # noqa: F401  language_view registers its views
-from seqlab.app.task_views import (
-    OUTPUT_TEXT,
-    PREDICTIONS,
-    SERVING,
-    in_target_unit,
-    is_series,
-    view_for,
-    view_of,
-)
+from seqlab.app import cache, figures
+from seqlab.app.task_views import PREDICTIONS, SERVING, in_target_unit, is_series, view_of
 from seqlab.app.format import (
     baseline_label,
     best_baseline,
@@ -34,36 +27,20 @@ from seqlab.app.format import (
     metric_value,
     metrics_table,
     primary_metric,
-    seasonal_baseline,
     skill,
     style_best,
     with_unit,
 )
 from seqlab.data import SequenceData, get_dataset
-from seqlab.forecasting import per_step_metrics
 from seqlab.export import TRUST_LABEL, UntrustedModelError
 from seqlab.models import get_architecture
-from seqlab.plots import (
-    class_probabilities,
-    confusion_matrix,
-    error_by_step,
-    forecast_window,
-    label_sequence,
-    loss_curves,
-    predicted_vs_actual,
-    regular_step,
-    runs_comparison,
-    sample_preview,
-)
+from seqlab.plots import loss_curves
 from seqlab.runs import Run
 from seqlab.tasks import get_task
 from seqlab.tasks.loss_scale import LossScale, plain_scale
-from seqlab.tasks.metrics import METRICS
 
 SERVE_HELP = ("Between the SavedModel's answer and the one stored at training. Float32 round-off only: "
               "the SavedModel is the trained model.")
-SKILL_HELP = ("How much better than the best baseline; positive: the model beats every baseline. Errors: "
-              "1 − model / best baseline, in %. Accuracy: percentage points over the best baseline.")
 NEAR_ZERO_HELP = (
     "MAPE divides by the true values, and this test series comes near or crosses zero, so a percentage "
     "of it means nothing. Judge the model by MAE, RMSE and its skill against the best baseline."
@@ -202,7 +179,8 @@ def _run_data(run: Run) -> tuple[dict, SequenceData] | None:
     return preds, data
 
 
-def _time_label(index: pd.Index, row: int) -> str:
+def time_label(index: pd.Index, row: int) -> str:
+    """A row of the data's index as every page shows it: its time, or its step."""
     value = index[row]
     if isinstance(value, pd.Timestamp):
         return value.strftime("%a %d %b %Y, %H:%M")
@@ -217,7 +195,7 @@ def pick_test_item(run: Run, data: SequenceData, count: int, key: str, label: st
             label or "Test window (forecast origin)",
             options=list(range(count)),
             value=count // 2,
-            format_func=lambda i: _time_label(data.frame.index, int(origins[i])),
+            format_func=lambda i: time_label(data.frame.index, int(origins[i])),
             key=key,
             help="Each test window starts forecasting at this time; drag to browse the test split.",
         )
@@ -243,13 +221,6 @@ def sample_frame(data: SequenceData, sample_id: int) -> pd.DataFrame:
     return data.frame.xs(int(sample_id), level="sample")
 
 
-def forecast_parts(run: Run, data: SequenceData, origin: int) -> tuple[pd.Series, pd.Series]:
-    target = run.meta.target
-    history = data.frame[target].iloc[origin - data.lookback : origin]
-    actual = data.frame[target].iloc[origin : origin + data.horizon]
-    return history, actual
-
-
 def predictions_view(run: Run, key: str) -> None:
     """The test-split figure registered for the run's task (``PREDICTIONS``)."""
     loaded = _run_data(run)
@@ -261,81 +232,6 @@ def predictions_view(run: Run, key: str) -> None:
 
 def _no_figure(run: Run, preds: dict, data: SequenceData, key: str) -> None:
     st.info(f"No figure for {task_of(run)!r} runs yet; the metrics above say how it did.")
-
-
-@view_for(PREDICTIONS, "regress")
-def _regression_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
-    target, unit = target_unit(run)
-    fig = predicted_vs_actual(
-        preds["y_true"], preds["y_pred"], name=target, unit=unit,
-        baseline=preds.get("baseline_mean"), baseline_name=baseline_label("mean"),
-    )
-    figures.show(fig, key=f"{key}.scatter")
-    st.caption("Every test sequence: the closer to the dashed diagonal, the better.")
-
-
-@view_for(PREDICTIONS, "classify")
-def _confusion_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
-    classes = classes_of(run, data)
-    figures.show(confusion_matrix(preds["y_true"], preds["y_pred"], classes), key=f"{key}.confusion")
-    st.caption("Test sequences by true class (rows) and predicted class (columns): a good model fills the diagonal.")
-
-
-@view_for(PREDICTIONS, "label")
-def _labels_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
-    classes = classes_of(run, data)
-    i = pick_test_item(run, data, len(preds["origin"]), key=f"{key}.item")
-    rows = {"truth": preds["y_true"][i], "model": preds["y_pred"][i]}
-    rows.update({baseline_label(k.removeprefix("baseline_")): preds[k][i] for k in preds if k.startswith("baseline_")})
-    figures.show(label_sequence(rows, classes, title=f"Test sequence #{i + 1}"), key=f"{key}.labels")
-
-
-@view_for(PREDICTIONS, "forecast")
-def _forecast_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
-    target, unit = target_unit(run)
-    i = pick_test_item(run, data, len(preds["origin"]), key=key)
-    origin = int(preds["origin"][i])
-    history, actual = forecast_parts(run, data, origin)
-    index = actual.index
-    forecasts = {f"model ({model_title(run.meta.model)})": pd.Series(preds["y_pred"][i], index)}
-    names = [k.removeprefix("baseline_") for k in preds if k.startswith("baseline_")]
-    seasonal = seasonal_baseline(names)
-    ordered = ([seasonal] if seasonal else []) + [n for n in names if n != seasonal]
-    for name in ordered:
-        forecasts[baseline_label(name)] = pd.Series(preds[f"baseline_{name}"][i], index)
-    hidden = tuple(baseline_label(n) for n in ordered if n != seasonal)
-    fig = forecast_window(
-        history, actual, forecasts, unit=unit, hidden=hidden,
-        title=f"{target}: {data.horizon}-step forecast from {_time_label(data.frame.index, origin)}",
-    )
-    figures.show(fig, key=f"{key}.chart")
-    err = np.abs(preds["y_pred"][i] - preds["y_true"][i]).mean()
-    caption = f"Model MAE on this window: {with_unit(err, unit)}."
-    if hidden:
-        caption += " Click a legend entry to show the other baselines."
-    st.caption(caption)
-    horizon_error_view(run, preds, data, key)
-
-
-BASELINES_BY_STEP = 2  # the best baselines drawn beside the model: more lines would hide it
-
-
-def horizon_error_view(run: Run, preds: dict, data: SequenceData, key: str) -> None:
-    """Test MAE per horizon step of the model and its best baselines (``metrics.json``'s ``per_step``)."""
-    _, unit = target_unit(run)
-    # Runs saved before per-step metrics: the same MAE from their stored predictions.
-    per_step = run.metrics.get("per_step") or {
-        "model": per_step_metrics(preds["y_true"], preds["y_pred"]),
-        "baselines": {k.removeprefix("baseline_"): per_step_metrics(preds["y_true"], preds[k])
-                      for k in preds if k.startswith("baseline_")},
-    }
-    overall = run.metrics.get("baselines", {})
-    best = sorted(per_step["baselines"], key=lambda n: overall.get(n, {}).get("mae") or np.inf)[:BASELINES_BY_STEP]
-    errors = {f"model ({model_title(run.meta.model)})": per_step["model"]["mae"]}
-    errors.update({baseline_label(n): per_step["baselines"][n]["mae"] for n in best})
-    figures.show(error_by_step(errors, unit=unit, step=regular_step(data.frame.index)), key=f"{key}.by_step")
-    st.caption("MAE over every test window at each step ahead: forecasts usually degrade with the lead time; "
-               f"the {BASELINES_BY_STEP} baselines with the lowest overall MAE are drawn beside the model.")
 
 
 def history_view(run: Run, key: str, title: str = "Loss history (thin: each batch; markers: epoch means)") -> None:
@@ -420,156 +316,3 @@ def serve_view(run: Run, key: str) -> None:
 def _served_as_is(run: Run, data: SequenceData, i: int, served, stored, key: str) -> list:
     st.write(served)
     return []
-
-
-@view_for(SERVING, "forecast")
-def _served_forecast(run: Run, data: SequenceData, i: int, served, stored, key: str) -> list:
-    target, unit = target_unit(run)
-    origin = int(data.splits["test"].origin[i])
-    history, actual = forecast_parts(run, data, origin)
-    forecasts = {"SavedModel forecast": pd.Series(served, actual.index)}
-    if stored is not None:
-        forecasts["forecast stored at training"] = pd.Series(stored, actual.index)
-    fig = forecast_window(
-        history, actual, forecasts, unit=unit,
-        title=f"SavedModel forecast of {target} from {_time_label(data.frame.index, origin)}",
-        styles={"forecast stored at training": dict(color="#2ca02c", width=0)},
-    )
-    figures.show(fig, key=f"{key}.chart")
-    return [("MAE of this forecast", with_unit(float(np.abs(served - actual.to_numpy()).mean()), unit))]
-
-
-@view_for(SERVING, "regress")
-def _served_regression(run: Run, data: SequenceData, i: int, served, stored, key: str) -> list:
-    target, unit = target_unit(run)
-    test = data.splits["test"]
-    figures.show(
-        sample_preview(sample_frame(data, test.origin[i]), list(data.features), data.target, data.units,
-                       title="The input sequence", image=reads_images(data.name)),
-        key=f"{key}.input",
-    )
-    return [
-        (f"Actual {target}", with_unit(float(np.ravel(test.y[i])[0]), unit)),
-        (f"SavedModel {target}", with_unit(float(np.ravel(served)[0]), unit)),
-    ]
-
-
-@view_for(SERVING, "classify")
-def _served_class(run: Run, data: SequenceData, i: int, served, stored, key: str) -> list:
-    classes = classes_of(run, data)
-    test = data.splits["test"]
-    truth = int(test.y[i])
-    bars = {"SavedModel": served}
-    if stored is not None:
-        bars["stored at training"] = stored
-    left, right = st.columns(2)
-    left.plotly_chart(
-        sample_preview(sample_frame(data, test.origin[i]), list(data.features), data.target, data.units,
-                       classes=classes, title="The input sequence", image=reads_images(data.name)),
-        key=f"{key}.input",
-    )
-    right.plotly_chart(class_probabilities(bars, classes, truth), key=f"{key}.probs")
-    return [("True class", classes[truth]), ("SavedModel predicts", classes[int(np.argmax(served))])]
-
-
-@view_for(SERVING, "label")
-def _served_labels(run: Run, data: SequenceData, i: int, served, stored, key: str) -> list:
-    classes = classes_of(run, data)
-    rows = {"truth": data.splits["test"].y[i], "SavedModel": np.argmax(served, axis=-1)}
-    figures.show(label_sequence(rows, classes, title="SavedModel labels"), key=f"{key}.labels")
-    return [("Steps right", f"{int((rows['SavedModel'] == rows['truth']).sum())} of {len(rows['truth'])}")]
-
-
-# ---------------------------------------------------------------- the runs table
-
-
-# How the columns of ``runs_table`` are shown wherever it is drawn (Models, Lessons, Compare).
-RUN_COLUMNS = {
-    "run": st.column_config.TextColumn("run", width="medium", help="The run's folder name (its id)."),
-    "name": st.column_config.TextColumn(
-        "name", width="large",
-        help="Your name for the run, or its preset's: the preset and what sets the run apart (rename it on Models)."),
-    "origin": st.column_config.TextColumn(
-        help=f"trained here, or {IMPORTED}: added from someone's run zip; its SavedModel loads only if you trust it."),
-    "metric": st.column_config.TextColumn(help="The task's main test metric, with its unit."),
-    "test": st.column_config.NumberColumn("value", format="%.4g", help="The run's test value of that metric."),
-    "best baseline": st.column_config.NumberColumn(format="%.4g", help="The best baseline's value of that metric."),
-    "skill": st.column_config.NumberColumn("skill", format="%+.1f", help=SKILL_HELP),
-    "MAE": st.column_config.NumberColumn(format="%.4g", help="Forecast and regression runs: test MAE."),
-    "RMSE": st.column_config.NumberColumn(format="%.4g"),
-    "MAPE %": st.column_config.NumberColumn(format="%.3g"),
-    "params": st.column_config.NumberColumn(format="%d"),
-    "train s": st.column_config.NumberColumn("training time (s)", format="%.1f"),
-    "created": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
-}
-
-
-def runs_table(runs: list[Run]) -> pd.DataFrame:
-    """One row per run: what, how well against its best baseline, how big, where, when."""
-    rows = []
-    for run in runs:
-        model = run.metrics.get("model", {})
-        task = task_of(run)
-        key = primary_metric(run.metrics, task)
-        _, base = best_baseline(run.metrics, task=task)
-        _, unit = target_unit(run)
-        rows.append(
-            {
-                "run": run.run_id,
-                "name": run.name or "",
-                "origin": IMPORTED if run.imported else "trained here",
-                "dataset": run.meta.dataset,
-                "task": task_of(run),
-                "model": model_title(run.meta.model),
-                "status": run.status,
-                "epochs": run.meta.epochs_run,
-                "metric": metric_label(key, unit) if key else "",
-                "test": metric_value(key, model.get(key)) if key else np.nan,
-                "best baseline": metric_value(key, base.get(key)) if key and base else np.nan,
-                "skill": skill(run.metrics, task=task),
-                "MAE": model.get("mae", np.nan),
-                "RMSE": model.get("rmse", np.nan),
-                "MAPE %": model.get("mape", np.nan),
-                "sMAPE %": model.get("smape", np.nan),
-                "MASE": model.get("mase", np.nan),
-                "params": run.meta.parameters,
-                "train s": run.meta.train_seconds,
-                "device": run.meta.device,
-                "created": pd.to_datetime(run.meta.created, errors="coerce"),
-            }
-        )
-    table = pd.DataFrame(rows)
-    # Forecast-only columns (MAE, RMSE, MAPE, sMAPE, MASE) stay out when no run has them.
-    return table.dropna(axis=1, how="all") if len(table) else table
-
-
-def comparison_figure(table: pd.DataFrame, title: str):
-    """Bars of each run's test value beside its best baseline's; the rows of ``runs_table``
-    must share one metric (its label reads ``MAE (GW)``). Errors on a log axis: one run far
-    off (a diverged one, an untrained baseline) would flatten the winners' bars."""
-    name, _, unit = table["metric"].iloc[0].partition(" (")
-    error = not any(m.higher_is_better for m in METRICS.values() if m.name == name)
-    return runs_comparison(
-        [f"{r.model} · {r.run[:15]}" for r in table.itertuples()],
-        table["test"].tolist(), table["best baseline"].tolist(), metric=name, unit=unit.rstrip(")"), title=title,
-        log_y=error,
-    )
-
-
-def io_summary(run: Run) -> str:
-    """``96 steps × 3 features (Demand, ...) → 48 steps of Demand``, per task."""
-    meta = run.meta
-    features = meta.features
-    inputs = f"{meta.lookback} steps × {len(features)} features"
-    if len(features) <= 4:
-        inputs += f" ({', '.join(features)})"
-    outputs = view_of(OUTPUT_TEXT, task_of(run), lambda meta: meta.target)(meta)
-    return f"input {inputs} → {outputs}"
-
-
-view_for(OUTPUT_TEXT, "forecast")(lambda meta: f"{meta.horizon} steps of {meta.target}")
-view_for(OUTPUT_TEXT, "regress")(
-    lambda meta: f"{meta.target}" + (f" ({meta.horizon} values)" if meta.horizon != 1 else "")
-)
-view_for(OUTPUT_TEXT, "classify")(lambda meta: f"{meta.target} (one of {len(meta.classes or [])} classes)")
-view_for(OUTPUT_TEXT, "label")(lambda meta: f"{meta.target} at every step ({len(meta.classes or [])} classes)")

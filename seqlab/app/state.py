@@ -31,10 +31,11 @@ def find_job(job_id: int) -> Job | None:
     return next((j for j in manager().jobs if j.job_id == job_id), None)
 
 
-def submit(spec: ExperimentSpec, name: str | None = None) -> Job | None:
-    """Submit ``spec`` (its run named ``name``); a bad spec or name is shown with ``st.error`` and ``None`` returned."""
+def submit(spec: ExperimentSpec, name: str | None = None, reuse: bool = False) -> Job | None:
+    """Submit ``spec`` (its run named ``name``; ``reuse``: see ``JobManager.submit``); a bad spec or name is shown
+    with ``st.error`` and ``None`` returned."""
     try:
-        job = manager().submit(spec, name)
+        job = manager().submit(spec, name, reuse=reuse)
     except ValueError as err:
         st.error(f"Cannot train this setting: {err}")
         return None

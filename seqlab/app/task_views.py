@@ -18,7 +18,7 @@ Registries and the signature of their views:
                  its input (a numeric window editor, a text box) from test item
                  ``i``; ``None`` when there is nothing to trace (it said why).
     ANSWERS      (run, sentence, method, key) -> None: the Classify page's answer
-                 for a typed sentence (``seqlab.app.classify_view.Sentence``):
+                 for a typed sentence (``seqlab.app.tasks.classify_view.Sentence``):
                  class probabilities or tags, and each token's contribution by
                  ``method``. A run is listed on Classify when its task has one.
 

@@ -100,7 +100,7 @@ def sample_data(
         target=samples.target,
         units=units,
         lookback=steps,
-        horizon=steps if task == "label" else int(np.prod(y.shape[1:], dtype=int)),
+        horizon=int(np.prod(y.shape[1:], dtype=int)),  # outputs per sequence: 1 class, K values, T labels
         splits=splits,
         scaler=scaler,
         options=options,

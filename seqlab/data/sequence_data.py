@@ -141,11 +141,12 @@ class SequenceData:
     def target_series(self) -> np.ndarray:
         return self.frame[self.target].to_numpy(dtype="float64")
 
-    def summary(self) -> pd.DataFrame:
+    def summary(self, target_per_sequence: bool = False) -> pd.DataFrame:
         """Summary statistics per numeric column, with units (empty when the frame holds none: text pairs).
 
         A class target is left out (class ids have no mean: ``class_counts`` counts them); a target
-        of one value per independent sequence, repeated on its rows, is described once per sequence.
+        of one value per independent sequence, repeated on its rows (``target_per_sequence``, the
+        task's ``Task.target_per_sequence``), is described once per sequence.
         """
         numbers = self.frame.select_dtypes("number")
         if self.classes:
@@ -153,7 +154,7 @@ class SequenceData:
         if numbers.empty:
             return pd.DataFrame()
         stats = numbers.describe().T
-        if self.target in stats.index and self.task == "regress" and isinstance(self.frame.index, pd.MultiIndex):
+        if self.target in stats.index and target_per_sequence and isinstance(self.frame.index, pd.MultiIndex):
             stats.loc[self.target] = self.frame[self.target].groupby(level="sample").first().describe()
         stats.insert(0, "unit", [self.units.get(c, "") for c in stats.index])
         return stats

@@ -11,7 +11,10 @@ Shakespeare and the user's own text can reuse it):
    fitted on the training text only, and each split is encoded on its own;
 3. windows of ``T`` ids every ``stride`` ids, each with its next ids: input
    ``x_s .. x_{s+T-1}``, targets ``x_{s+1} .. x_{s+T}`` (many-to-many aligned:
-   every position is a training example, as in nanoGPT).
+   every position is a training example, as in nanoGPT). Each split keeps
+   its token stream (``seqlab.data.token_stream``) and its windows are views
+   of it, so memory stays O(text): training draws its windows at random
+   offsets; validation and test read the fixed windows every ``stride``.
 
 The frame holds every id in order with its split (``split_ids``), for
 baselines that count over the whole text and for previews.
@@ -27,7 +30,8 @@ import pandas as pd
 from seqlab.checks import Range, check_int
 from seqlab.data.corpora import Corpus
 from seqlab.data.registry import DatasetInfo, register
-from seqlab.data.sequence_data import SequenceData, Split
+from seqlab.data.sequence_data import SequenceData
+from seqlab.data.token_stream import stream
 from seqlab.limits import check_data_size, check_memory, check_work
 from seqlab.text import Standardize, Tokenizer
 from seqlab.text.tokenizer import TOKENIZERS
@@ -73,13 +77,6 @@ def make_tokenizer(kind: str, vocab_size: int, standardize: Standardize, special
     return cls(standardize=standardize, specials=specials, **sized)
 
 
-def next_token_windows(ids: np.ndarray, lookback: int, stride: int) -> Split:
-    """Windows ``(N, T)`` of ``ids`` every ``stride``, their targets shifted by one; ``origin``: first ids' index."""
-    starts = np.arange(0, len(ids) - lookback, stride)  # the last window needs one id after it
-    positions = starts[:, None] + np.arange(lookback)[None, :]  # (N, T)
-    return Split(x=ids[positions].astype("int32"), y=ids[positions + 1].astype("int32"), origin=starts)
-
-
 def split_ids(data: SequenceData, split: str) -> np.ndarray:
     """The whole token ids of ``"train"`` or ``"val"`` (the test split's text), in order, from the data's frame."""
     return data.frame.loc[data.frame["split"] == split, "token_id"].to_numpy()
@@ -120,12 +117,12 @@ def text_data(
                 f"context of {lookback:,}: it needs at least {lookback + 1:,}. Choose a shorter lookback or use "
                 "more of the text (characters = 0 takes all of it)."
             )
-    windows = sum((len(v) - lookback - 1) // stride + 1 for v in ids.values())
-    check_data_size(windows, lookback, 1, outputs=lookback, what="the text windows")
+    check_data_size(1, lookback, 1, outputs=lookback, what="a window")  # the context: max_sequence_length at most
+    check_memory(4 * sum(map(len, ids.values())), "the token streams (int32; the windows are views of them)",
+                 LESS_TEXT)
     check_language_evaluation(len(ids["train"]), (len(ids["val"]) - lookback - 1) // stride + 1, lookback,
                               fitted.vocab_size)
-    train = next_token_windows(ids["train"], lookback, stride)
-    val = next_token_windows(ids["val"], lookback, stride)
+    train, val = (stream(ids[split], lookback, stride) for split in ("train", "val"))
     frame = pd.DataFrame({
         "token_id": np.concatenate([ids["train"], ids["val"]]),
         "split": ["train"] * len(ids["train"]) + ["val"] * len(ids["val"]),

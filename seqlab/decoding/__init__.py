@@ -49,11 +49,25 @@ and the top alternatives of that step, for colouring tokens by probability.
 Ties rank the lower id first everywhere.
 """
 
+import importlib
+
 from seqlab.decoding.arguments import MAX_NEW_TOKENS, MAX_WIDTH
 from seqlab.decoding.beam import beam_search, gnmt_length_penalty
-from seqlab.decoding.greedy import greedy
-from seqlab.decoding.sampling import draw, filtered, keep_top_k, keep_top_p, sample, with_temperature
 from seqlab.decoding.step import Generated, NextFn, TokenChoice, context_next, log_softmax
+
+# Greedy decoding and sampling are written in keras.ops: they load on first use, so that checking a decoding
+# argument (the CLI's parser, the listing commands) never starts Keras and TensorFlow.
+_IN_KERAS = {
+    "greedy": "greedy",
+    **{name: "sampling" for name in ("draw", "filtered", "keep_top_k", "keep_top_p", "sample", "with_temperature")},
+}
+
+
+def __getattr__(name: str):
+    if name in _IN_KERAS:
+        return getattr(importlib.import_module(f"seqlab.decoding.{_IN_KERAS[name]}"), name)
+    raise AttributeError(f"module 'seqlab.decoding' has no attribute {name!r}")
+
 
 __all__ = [
     "MAX_NEW_TOKENS",

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+from keras import ops
 
 from seqlab.decoding.loop import autoregress
+from seqlab.decoding.sampling import most_probable
 from seqlab.decoding.step import Generated, NextFn
-
-
-def most_probable(log_probs: np.ndarray) -> np.ndarray:
-    """The argmax of each row, ties to the lower id (as ``top_ids``)."""
-    return np.argmax(log_probs, axis=-1)
 
 
 def greedy(
@@ -31,4 +28,7 @@ def greedy(
     Returns:
         One ``Generated`` per prompt.
     """
-    return autoregress(next_fn, prompts, max_new_tokens, most_probable, eos_id, alternatives)
+    def pick(log_probs):
+        return np.asarray(ops.convert_to_numpy(most_probable(log_probs)))
+
+    return autoregress(next_fn, prompts, max_new_tokens, pick, eos_id, alternatives)

@@ -18,55 +18,68 @@ Equations:
 from __future__ import annotations
 
 import numpy as np
+from keras import ops
 
 from seqlab.decoding.arguments import check_temperature, check_top_k, check_top_p, rng_of
-from seqlab.decoding.greedy import most_probable
 from seqlab.decoding.loop import autoregress
-from seqlab.decoding.ranking import top_ids
-from seqlab.decoding.step import Generated, NextFn, log_softmax
+from seqlab.decoding.step import Generated, NextFn
+
+# The filters and the draw are written once in ``keras.ops``: the NumPy loop (``seqlab.decoding.loop``) runs them
+# eagerly on float64 arrays, the compiled loop (``seqlab.decoding.while_loop``) inside its graph.
 
 
-def with_temperature(log_probs: np.ndarray, temperature: float) -> np.ndarray:
+def most_probable(log_probs):
+    """The argmax of each row, ties to the lower id (as ``top_ids``)."""
+    return ops.argmax(log_probs, axis=-1)
+
+
+def _log_softmax(log_probs):
+    return log_probs - ops.logsumexp(log_probs, axis=-1, keepdims=True)
+
+
+def with_temperature(log_probs, temperature: float):
     """``log p_T``: the distribution sharpened (``T < 1``) or flattened (``T > 1``); ``T > 0``."""
-    return log_softmax(log_probs / temperature)
+    return _log_softmax(log_probs / temperature)
 
 
-def keep_top_k(log_probs: np.ndarray, k: int) -> np.ndarray:
+def _ranks(log_probs):
+    """Each id's place in its row, most probable first (0), ties to the lower id."""
+    order = ops.top_k(log_probs, ops.shape(log_probs)[-1], sorted=True)[1]
+    return ops.argsort(order, axis=-1)
+
+
+def _kept(log_probs, keep):
+    return _log_softmax(ops.where(keep, log_probs, ops.cast(-np.inf, log_probs.dtype)))
+
+
+def keep_top_k(log_probs, k: int):
     """``log p_K``: the ``k`` most probable ids of each row, renormalised; the rest ``-inf``."""
-    if k >= log_probs.shape[1]:
+    if k >= log_probs.shape[-1]:
         return log_probs
-    kept = np.full_like(log_probs, -np.inf)
-    ids = top_ids(log_probs, k)
-    np.put_along_axis(kept, ids, np.take_along_axis(log_probs, ids, axis=-1), axis=-1)
-    return log_softmax(kept)
+    return _kept(log_probs, _ranks(log_probs) < k)
 
 
-def keep_top_p(log_probs: np.ndarray, p: float) -> np.ndarray:
+def keep_top_p(log_probs, p: float):
     """``log p_N``: the fewest most probable ids holding mass ``>= p``, renormalised; the rest ``-inf``."""
     if p >= 1.0:
         return log_probs
-    ranked = top_ids(log_probs, log_probs.shape[1])  # (rows, vocabulary), most probable first
-    ranked_probs = np.exp(np.take_along_axis(log_probs, ranked, axis=-1))
-    mass_before = np.cumsum(ranked_probs, axis=-1) - ranked_probs  # 0 for the first: it always stays
-    kept = np.full_like(log_probs, -np.inf)
-    np.put_along_axis(
-        kept, ranked, np.where(mass_before < p, np.take_along_axis(log_probs, ranked, axis=-1), -np.inf), axis=-1
-    )
-    return log_softmax(kept)
+    ranked = ops.top_k(log_probs, ops.shape(log_probs)[-1], sorted=True)[0]  # most probable first
+    ranked_probs = ops.exp(ranked)
+    mass_before = ops.cumsum(ranked_probs, axis=-1) - ranked_probs  # 0 for the first: it always stays
+    count = ops.sum(ops.cast(mass_before < p, "int32"), axis=-1, keepdims=True)
+    return _kept(log_probs, _ranks(log_probs) < count)
 
 
-def filtered(log_probs: np.ndarray, temperature: float = 1.0, top_k: int | None = None, top_p: float | None = None):
+def filtered(log_probs, temperature: float = 1.0, top_k: int | None = None, top_p: float | None = None):
     """The log-probabilities ``sample`` draws from: temperature, then top-k, then top-p.
 
     ``temperature=0`` gives all the mass to the most probable id (greedy).
     """
     temperature, top_k, top_p = check_temperature(temperature), check_top_k(top_k), check_top_p(top_p)
-    log_probs = np.asarray(log_probs, dtype=np.float64)
+    log_probs = ops.convert_to_tensor(log_probs)
     if temperature == 0:
-        ids = most_probable(log_probs)
-        greedy_only = np.full_like(log_probs, -np.inf)
-        greedy_only[np.arange(len(ids)), ids] = 0.0
-        return greedy_only
+        chosen = ops.one_hot(most_probable(log_probs), ops.shape(log_probs)[-1], dtype=log_probs.dtype)
+        return ops.where(chosen > 0, ops.cast(0.0, log_probs.dtype), ops.cast(-np.inf, log_probs.dtype))
     log_probs = with_temperature(log_probs, temperature)
     if top_k is not None:
         log_probs = keep_top_k(log_probs, top_k)
@@ -75,14 +88,23 @@ def filtered(log_probs: np.ndarray, temperature: float = 1.0, top_k: int | None 
     return log_probs
 
 
-def draw(log_probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One id per row drawn from ``exp(log_probs)`` by the inverse CDF (never an id of probability 0)."""
-    probs = np.exp(log_probs)
-    cdf = np.cumsum(probs, axis=-1)
-    u = rng.random(len(probs)) * cdf[:, -1]  # (rows,) uniform on [0, total)
-    ids = np.sum(cdf <= u[:, None], axis=-1)
-    last_possible = probs.shape[1] - 1 - np.argmax(probs[:, ::-1] > 0, axis=-1)
-    return np.minimum(ids, last_possible)  # u rounded up to the total would run past the end
+def draw(log_probs, uniforms):
+    """One id per row drawn from ``exp(log_probs)`` by the inverse CDF at ``uniforms`` ``(rows,)`` in [0, 1)
+    (never an id of probability 0)."""
+    probs = ops.exp(log_probs)
+    cdf = ops.cumsum(probs, axis=-1)
+    u = ops.cast(uniforms, cdf.dtype)[:, None] * cdf[:, -1:]  # uniform on [0, total)
+    ids = ops.sum(ops.cast(cdf <= u, "int32"), axis=-1)
+    last_possible = ops.shape(probs)[-1] - 1 - ops.argmax(ops.flip(probs, axis=-1) > 0, axis=-1)
+    return ops.minimum(ids, ops.cast(last_possible, "int32"))  # u rounded up to the total would run past the end
+
+
+def picker(temperature: float = 0.0, top_k: int | None = None, top_p: float | None = None):
+    """``pick(log_probs, uniforms) -> ids``: greedy (``temperature=0``) or a draw from the filtered distribution."""
+    temperature, top_k, top_p = check_temperature(temperature), check_top_k(top_k), check_top_p(top_p)
+    if temperature == 0:
+        return lambda log_probs, uniforms: ops.cast(most_probable(log_probs), "int32")
+    return lambda log_probs, uniforms: draw(filtered(log_probs, temperature, top_k, top_p), uniforms)
 
 
 def sample(
@@ -114,10 +136,9 @@ def sample(
         One ``Generated`` per prompt; each ``TokenChoice.prob`` is the model's
         own probability of the id, whatever the filters did.
     """
-    temperature, top_k, top_p = check_temperature(temperature), check_top_k(top_k), check_top_p(top_p)
-    rng = rng_of(seed)
+    pick, rng = picker(temperature, top_k, top_p), rng_of(seed)
 
-    def pick(log_probs):
-        return draw(filtered(log_probs, temperature, top_k, top_p), rng)
+    def pick_numpy(log_probs):
+        return np.asarray(ops.convert_to_numpy(pick(log_probs, rng.random(len(log_probs)))))
 
-    return autoregress(next_fn, prompts, max_new_tokens, pick, eos_id, alternatives)
+    return autoregress(next_fn, prompts, max_new_tokens, pick_numpy, eos_id, alternatives)

@@ -5,7 +5,7 @@ sentences, the equations of its layers (rendered from their docstrings'
 ``Equations:`` sections, so the formula on screen is the one beside the
 code), a ``Preset`` sized to finish in at most a minute on a 2-core CPU
 (``seconds`` is the measured time), the one inspection view that makes the
-point (``view``: a name in ``seqlab.app.lesson_views.LESSON_VIEWS``, drawn
+point (``view``: a name in ``seqlab.app.lessons.lesson_views.LESSON_VIEWS``, drawn
 on the lesson's finished runs) and what to notice in it.
 
 The topic modules register their lessons in the lecture's order;

@@ -14,7 +14,7 @@ class Lesson:
     text: str  # a few sentences of markdown: the idea, and what the runs compare
     layers: tuple[str, ...]  # dotted paths of the classes whose `Equations:` are shown
     preset: Preset  # the runs; its name is the lesson's name (in URLs and the CLI)
-    view: str  # the inspection view drawn on the finished runs (seqlab.app.lesson_views)
+    view: str  # the inspection view drawn on the finished runs (seqlab.app.lessons.lesson_views)
     notice: str  # "what to notice", markdown
     seconds: float  # measured time for the whole preset on 2 CPU cores, SavedModel export included
 

@@ -83,6 +83,7 @@ register_architecture(
         title="Linear ARX (least squares)",
         tasks=("forecast",),
         family="NARX / TDNN",
+        teaches="the linear special case, fitted by least squares (ARX)",
         description=(
             "A linear autoregression with exogenous inputs: each horizon step is a linear function of "
             "y_{t-1..t-T}, x_{t-1..t-T} (lag T; 0: the whole lookback), fitted in closed form by ridge "

@@ -89,7 +89,7 @@ def build_pretraining(data: SequenceData, layers, heads, width, ff_units, dropou
     import keras
 
     from seqlab.models.bert_layers import MLM_HEAD, NSP_HEAD, MaskedLMModel, NextSentenceAtCLS
-    from seqlab.tasks.masked_lm import bert_tokenizer_of
+    from seqlab.tasks.masked_lm.tokenizer import bert_tokenizer_of
 
     vocab_size = bert_tokenizer_of(data).vocab_size
     ids = keras.Input((data.lookback,), dtype="int32", name="tokens")
@@ -116,10 +116,10 @@ def id_map(source: Tokenizer, target: Tokenizer) -> list[int]:
 
 
 def pretrained_run(run):
-    """The pre-trained model and tokeniser of ``run``, a finished ``masked_lm`` run."""
-    if run.meta.task != "masked_lm":
-        raise ValueError(f"Run {run.run_id!r} is a {run.meta.task} run; pretrained takes a masked_lm run (BERT "
-                         "pre-training, e.g. on movie_reviews_mlm).")
+    """The pre-trained model and tokeniser of ``run``, a finished run whose task can be fine-tuned (masked_lm)."""
+    from seqlab.tasks import task_for
+
+    task_for("fine_tune", run.meta.task, run.run_id)
     return run.load_model(), run.load_tokenizer()
 
 
@@ -187,7 +187,9 @@ def build_bert(data: SequenceData, layers, heads, width, ff_units, dropout, pret
     sizes = {name: check_positive_int(name, value) for name, value in
              (("layers", layers), ("heads", heads), ("width", width), ("ff_units", ff_units))}
     dropout = check_dropout(dropout)
-    if data.task == "masked_lm":
+    from seqlab.tasks import get_task
+
+    if get_task(data.task).head is None:  # pre-training: the architecture builds its two heads
         if pretrained:
             raise ValueError("pretrained names a run to fine-tune from; pre-training starts from random weights: "
                              "leave it empty.")
@@ -204,6 +206,7 @@ register_architecture(
         title="BERT",
         tasks=("masked_lm", "classify"),
         family="BERT",
+        teaches="encoder-only; masked LM, next-sentence prediction, [CLS]",
         description=(
             "A Transformer encoder (post-norm, GELU) over token, segment and learned position embeddings. "
             "Pre-trained on masked_lm data (guess 15 % of the words, tell whether B follows A), then "

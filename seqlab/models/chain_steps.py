@@ -69,6 +69,8 @@ class ChainSteps(Steps):
         family: the architectures these steps run, for the refusal's message.
     """
 
+    in_graph = True
+
     def __init__(self, model: keras.Model, carrying: tuple[type, ...], family: str):
         layers = model.layers[1:]  # layers[0] is the input
         odd = [layer for layer in layers if not isinstance(layer, (*carrying, *POSITION_WISE))]
@@ -90,10 +92,26 @@ class ChainSteps(Steps):
         return tuple(np.asarray(part) for layer in self.carried_by for part in layer.initial_state(rows))
 
     def next(self, x, state, t):
+        output, *state = self.one_step.predict_on_batch([np.asarray(x), *state])
+        return output, tuple(state)
+
+    @property
+    def one_step(self) -> OneStep:
         if self._one_step is None:
             self._one_step = OneStep(self.layers, self.carriers, name="one_step")
-        output, *state = self._one_step.predict_on_batch([np.asarray(x), *state])
-        return output, tuple(state)
+        return self._one_step
+
+    def initial(self, rows) -> dict:
+        parts = (part for layer in self.carried_by for part in layer.initial_state(rows))
+        return {f"state_{i}": ops.convert_to_tensor(part) for i, part in enumerate(parts)}
+
+    def step(self, x, state, t):
+        output, *new = self.one_step([x, *(state[f"state_{i}"] for i in range(len(state)))])
+        return output, {f"state_{i}": s for i, s in enumerate(new)}
+
+    def carried(self) -> dict:
+        """``state_0 ..``: every carrier's parts in order, shape per row."""
+        return {f"state_{i}": tuple(s.shape[1:]) for i, s in enumerate(self.start(1))}
 
     def read(self, xs, state, training: bool = False):
         """``(outputs (B, s, ...), state)`` after ``xs`` ``(B, s, ...)``: one pass per carrier."""

@@ -58,6 +58,7 @@ register_architecture(
         title="1-D CNN",
         tasks=("classify", "label"),  # max over time drops where a feature fired: no forecasts
         family="CNN over sequences",
+        teaches="1-D convolution with zero padding",
         description=(
             "Kernels of widths min_width..max_width (filters of each) slide over the sequence with zero "
             "padding, ReLU; the max over time of every feature (a class per sequence) or every step (a tag "

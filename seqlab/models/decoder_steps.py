@@ -14,7 +14,7 @@ model and a ``decoder`` layer; each architecture declares its ``DecoderSteps`` (
 
 A recurrent decoder carries its layers' states and Luong's input feed; a Transformer decoder carries every
 block's key/value cache. Both states have rows on axis 0, so beam search reorders them row by row. The
-functions work on tensors (eager or inside a ``tf.function``); ``seqlab.translation`` converts to NumPy.
+functions work on tensors (eager or inside a ``tf.function``); ``seqlab.tasks.translate.translation`` converts to NumPy.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from seqlab.models.steps import Steps
 class DecoderSteps(Steps):
     """The protocol (see the module's docstring); a subclass per kind of decoder."""
 
+    in_graph = True
+
     def __init__(self, model):
         self.encoder, self.decoder = model.get_layer(ENCODER), model.get_layer(DECODER)
 
@@ -39,6 +41,10 @@ class DecoderSteps(Steps):
     def start(self, source) -> dict:
         values, *last = self.encode(source)
         return {"values": values, "source_mask": real_steps(source), **self.first_carried(values, last)}
+
+    def step(self, previous, state, t):
+        """``next``: a decoder's step is written in ``keras.ops`` already."""
+        return self.next(previous, state, t)
 
     @property
     def width(self) -> int:

@@ -109,6 +109,7 @@ register_architecture(
         title="Echo state network",
         tasks=("forecast", "regress"),  # a linear readout: real-valued outputs
         family="Echo state network",
+        teaches=r"random fixed reservoir, spectral radius $\rho(W) < 1$; only the read-out is trained",
         description=(
             "A random, fixed, sparse reservoir (spectral radius, leak rate, input scaling) and a linear "
             "readout fitted in closed form by ridge regression: trains in one step, no gradients."

@@ -104,6 +104,7 @@ register_architecture(
         title="GPT (decoder-only Transformer)",
         tasks=("language",),
         family="GPT",
+        teaches="decoder-only causal LM; greedy, temperature and top-k sampling",
         description=(
             "A decoder-only Transformer language model: token embedding plus positions, N pre-norm decoder "
             "blocks of causal multi-head self-attention and a feed-forward network, a final layer norm and a "

@@ -66,6 +66,9 @@ class GPTSteps(Steps):
     ``context`` is the model's window ``T``, the cache's size.
     """
 
+    in_graph = True
+    xla = True
+
     def __init__(self, model: keras.Model):
         self.layers = gpt_layers(model)
         self.context = int(model.inputs[0].shape[1])
@@ -101,6 +104,33 @@ class GPTSteps(Steps):
     def _one_step(self, ids, cache, position):
         probabilities, cache = self._walk(ids, cache, position)
         return probabilities[:, 0], cache
+
+    def initial(self, rows) -> dict:
+        """An empty cache: ``context`` (the ids in it), ``count`` (how many), ``cache`` (their keys and values)."""
+        return {"context": ops.full((rows, self.context), PAD_ID, "int32"), "count": ops.zeros((rows,), "int32"),
+                "cache": ops.zeros((rows, *self.cache_shape))}
+
+    def step(self, x, state, t):
+        """``next`` in ``keras.ops``: one id into the cache, or, the cache full, the cache rebuilt from the last
+        ``T / 2`` ids."""
+        ids, count, half = ops.cast(x, "int32")[:, None], state["count"][0], self.context // 2
+
+        def cached():
+            probabilities, cache = self._walk(ids, state["cache"], count)
+            context = ops.slice_update(state["context"], [0, count], ids)
+            return probabilities[:, 0], {"context": context, "count": state["count"] + 1, "cache": cache}
+
+        def rebuilt():
+            kept = ops.concatenate([state["context"][:, self.context - half + 1 :], ids], axis=1)  # (rows, T / 2)
+            window = ops.pad(kept, [[0, 0], [0, self.context - half]], constant_values=PAD_ID)
+            probabilities, cache = self._prime_window(window)
+            return probabilities[:, half - 1], {"context": window, "count": ops.full_like(state["count"], half),
+                                                "cache": cache}
+
+        return ops.cond(count < self.context, cached, rebuilt)
+
+    def carried(self) -> dict:
+        return {"context": (self.context,), "count": (), "cache": self.cache_shape}
 
     def start(self, rows: int) -> dict:
         """An empty cache for ``rows`` rows."""

@@ -103,6 +103,7 @@ register_architecture(
         title="Hidden Markov model",
         tasks=("language",),
         family="Hidden Markov model",
+        teaches="joint $p(x, z)$; forward algorithm, Viterbi, Baum-Welch (EM) training",
         description=(
             "K hidden states, each emitting tokens, with Markov transitions between them; fitted by "
             "Baum-Welch (EM) on the training windows. The next token comes from the forward state."

@@ -8,6 +8,7 @@ again; ``None`` before the first id (the HMM starts from $\pi$).
 from __future__ import annotations
 
 import numpy as np
+from keras import ops
 
 from seqlab.models.steps import Steps
 
@@ -15,8 +16,10 @@ from seqlab.models.steps import Steps
 class HMMSteps(Steps):
     """An ``seqlab.layers.markov.HMM`` as a language model's steps (module docstring)."""
 
+    in_graph = True
+
     def __init__(self, hmm):
-        self.forward = hmm.next_fn()
+        self.hmm, self.forward = hmm, hmm.next_fn()
 
     def start(self, rows: int) -> None:
         return None
@@ -29,3 +32,14 @@ class HMMSteps(Steps):
     def next(self, x, state, t):
         probabilities, state = self.read(np.asarray(x)[:, None], state)
         return probabilities[:, 0], state
+
+    def initial(self, rows) -> dict:
+        """$\\log \\pi$ per row: the prediction before the first id."""
+        return {"prediction": ops.broadcast_to(self.hmm.log_pi, (rows, self.hmm.states))}
+
+    def step(self, x, state, t):
+        log_probs, prediction = self.hmm.read_next(ops.cast(x, "int32")[:, None], state["prediction"])
+        return ops.exp(log_probs), {"prediction": prediction}
+
+    def carried(self) -> dict:
+        return {"prediction": (self.hmm.states,)}

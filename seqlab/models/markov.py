@@ -59,10 +59,16 @@ def markov_steps(model: keras.Model):
     import numpy as np
     from keras import ops
 
-    from seqlab.models.context_steps import ContextSteps
+    from seqlab.models.context_steps import ContextSteps, left_aligned
 
     chain = model.get_layer(CHAIN_LAYER)
-    return ContextSteps(lambda context: np.exp(ops.convert_to_numpy(chain(context))), window=chain.order)
+
+    def last_probabilities(context, count):  # the chain reads from each row's start: its ids first
+        probabilities = ops.exp(chain(left_aligned(context, count)))
+        return ops.take_along_axis(probabilities, (count - 1)[:, None, None], axis=1)[:, 0]
+
+    return ContextSteps(lambda context: np.exp(ops.convert_to_numpy(chain(context))), chain.order,
+                        last_probabilities)
 
 
 register_architecture(
@@ -71,6 +77,7 @@ register_architecture(
         title="Markov chain",
         tasks=("language",),
         family="Markov chains",
+        teaches="first- and second-order chains over tokens; likelihood; sampling",
         description=(
             "The next token from the last k tokens (order 1 to 5), by counting the whole training text: "
             "add-alpha smoothing, backing off to shorter contexts never seen. Fitted in seconds, no gradients."

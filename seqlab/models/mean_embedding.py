@@ -43,6 +43,7 @@ register_architecture(
         title="Mean of embeddings",
         tasks=("classify",),  # one vector per sequence: no tag per step
         family="Bag of words",
+        teaches="a text as the mean of its token embeddings: the baseline that ignores word order",
         description=(
             "The baseline that ignores word order: the mean of the token embeddings over the real tokens, "
             "an optional hidden ReLU layer (units > 0), then the classes."

@@ -41,6 +41,7 @@ register_architecture(
         title="Windowed MLP (NARX-style)",
         tasks=("forecast", "regress", "classify"),  # one output per window: no per-step labels
         family="NARX / TDNN",
+        teaches="the window flattened into one feed-forward net",
         description="A feed-forward net on the flattened window y_{t-1..t-T}, x_{t-1..t-T}.",
         build=build_mlp,
         defaults={"units": 128, "layers": 2, "dropout": 0.0},

@@ -61,6 +61,8 @@ register_architecture(
         title="NARX (TDNN)",
         tasks=("forecast",),  # the target column's own past is an input: a series task
         family="NARX / TDNN",
+        teaches=r"$\hat y_t = f(y_{t-1}, \dots, y_{t-T}, x_{t-1}, \dots, x_{t-T})$; the same net at every step; "
+                "residual form",
         description=(
             "The notes' NARX: one network on the tapped delay lines y_{t-1..t-T}, x_{t-1..t-T} (lag T; 0: "
             "the whole lookback), applied at every step as a 1-D convolution (TDNN); it predicts the next "

@@ -61,6 +61,7 @@ register_architecture(
         title="Neural language model",
         tasks=("language",),
         family="Neural language model",
+        teaches="softmax over the next word from the last $T$ words",
         description=(
             "The notes' neural language model: the last C tokens' learned embeddings, concatenated, one tanh "
             "hidden layer and a softmax over the vocabulary. Each position of a window reads the C ids up to "

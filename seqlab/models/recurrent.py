@@ -98,6 +98,7 @@ register_architecture(
         title="Elman RNN",
         tasks=TASKS,
         family="Elman RNN",
+        teaches=r"$z_t = \sigma(B z_{t-1} + V x_t)$, $y_t = \sigma(W z_t)$; BPTT and truncated BPTT",
         description=(
             "The notes' simple recurrent network z_t = sig(B z_{t-1} + V x_t): BPTT through a single "
             "state. With activation relu and identity_init it is the IRNN remedy for vanishing gradients."
@@ -114,6 +115,7 @@ register_architecture(
         title="LSTM",
         tasks=TASKS,
         family="LSTM",
+        teaches="forget, input and output gates $f_t, i_t, o_t$ with a cell state $c_t$",
         description=(
             "Long short-term memory: gated cell state carries information over long spans. The variant "
             "option steps through the notes' build-up: gates_only, feedback, no_forget_gate, full."
@@ -130,6 +132,7 @@ register_architecture(
         title="GRU",
         tasks=TASKS,
         family="GRU",
+        teaches="update and reset gates $u_t, r_t$",
         description=(
             "Gated recurrent unit: update and reset gates, fewer weights than an LSTM. reset_after "
             "false is the notes' form (reset before the recurrent product), true Keras's/cuDNN's."

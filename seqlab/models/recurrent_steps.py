@@ -74,6 +74,8 @@ class RecurrentSteps(Steps):
     ``free_runs``: a forecast may run it on its own predictions from the window's end (the ESN's free run).
     """
 
+    in_graph = True
+
     def __init__(self, model: keras.Model, free_runs: bool = False):
         self.free_runs = free_runs
         self.layers = check_chain(model)
@@ -92,10 +94,25 @@ class RecurrentSteps(Steps):
         return tuple(s for cell in self.cells for s in cell.get_initial_state(batch_size=rows))
 
     def next(self, x, state, t):
+        output, *state = self.one_step.predict_on_batch([np.asarray(x), *state])
+        return output, tuple(state)
+
+    @property
+    def one_step(self) -> OneStep:
         if self._one_step is None:
             self._one_step = OneStep(self.layers, self.counts, name="one_step")
-        output, *state = self._one_step.predict_on_batch([np.asarray(x), *state])
-        return output, tuple(state)
+        return self._one_step
+
+    def initial(self, rows) -> dict:
+        return {f"state_{i}": s for i, s in enumerate(self.start(rows))}
+
+    def step(self, x, state, t):
+        output, *new = self.one_step([x, *(state[f"state_{i}"] for i in range(len(state)))])
+        return output, {f"state_{i}": s for i, s in enumerate(new)}
+
+    def carried(self) -> dict:
+        """``state_0 ..``: every cell's ``h`` (and ``c``) in order, ``(units,)`` each."""
+        return {f"state_{i}": tuple(s.shape[1:]) for i, s in enumerate(self.start(1))}
 
     def read(self, xs, state, training: bool = False):
         """``(outputs (B, s, ...), state)``: every layer over ``xs`` ``(B, s, ...)`` from ``state``."""

@@ -31,6 +31,9 @@ class Architecture:
     """A named model builder.
 
     Attributes:
+        family: the family of the lecture notes it belongs to; Home lists the families.
+        teaches: what this architecture teaches of its family, one line of the notes (Home shows it, with
+            the others of the family).
         build: ``(data, **options) -> keras.Model``.
         defaults: every option with its default value.
         choices: option -> its valid values, for options that name one of a few.
@@ -55,6 +58,7 @@ class Architecture:
     tasks: tuple[str, ...]
     family: str
     description: str
+    teaches: str
     build: Callable[..., keras.Model]
     defaults: dict = field(default_factory=dict)
     choices: dict = field(default_factory=dict)

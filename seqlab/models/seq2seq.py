@@ -9,7 +9,7 @@ back to ``units``); its top states are the values attention reads, its last stat
 
 The model is ``[source (B, S), target_in (B, L)] -> (B, L, V)``; the encoder is a nested model named
 ``encoder`` (``source -> [values, *last states]``) and the decoder a layer named ``decoder``, so decoding
-(``seqlab.translation``) runs the encoder once and the decoder's ``step`` once per token.
+(``seqlab.tasks.translate.translation``) runs the encoder once and the decoder's ``step`` once per token.
 
 Keras and the layers are imported inside the builder: registering (and listing) must not import TensorFlow.
 """
@@ -120,6 +120,7 @@ register_architecture(
         title="Encoder-decoder (RNN, attention)",
         tasks=("translate",),
         family="Encoder-decoder",
+        teaches="context vector, teacher forcing, greedy and beam search",
         description=(
             "The notes' encoder-decoder: a recurrent encoder reads the source, its last state starts a recurrent "
             "decoder that writes the target one token at a time from [START] to [EOS], trained with teacher "

@@ -110,6 +110,8 @@ register_architecture(
         title="State-space model (S4D)",
         tasks=TASKS,
         family="State-space model",
+        teaches=r"$x_t = \bar A x_{t-1} + \bar B u_t$, $y_t = C x_t + D u_t$: a long convolution to train, "
+                "a recurrence to step",
         description=(
             "Diagonal linear state-space layers (S4D): per channel x_t = Ā x_{t-1} + B̄ u_t, "
             "y_t = Re(C x_t) + D u_t, discretised by zero-order hold; it trains as one long convolution and "
@@ -129,6 +131,7 @@ register_architecture(
         title="Selective state-space (Mamba)",
         tasks=TASKS,
         family="State-space model",
+        teaches="selective (Mamba): the step and $B$, $C$ computed from each input",
         description=(
             "Mamba blocks: a short causal convolution, then a selective state-space layer whose step Δ_t and "
             "matrices B_t, C_t are read from the input (it can choose what to keep), gated; a scan over the "

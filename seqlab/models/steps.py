@@ -19,6 +19,12 @@ then one row (with the known future inputs) per step, giving its outputs
 ``(B, H)``. The state has rows on axis 0 (beam
 search reorders them); ``carried()`` names what a serving signature passes
 from step to step, with its shape per row.
+
+The same step in ``keras.ops``, for a loop compiled into one graph (the CLI's
+and the SavedModel's decoding, ``seqlab.decoding.while_loop``)::
+
+    state = steps.initial(rows)                 # a dict of tensors, named as carried()
+    output, state = steps.step(x, state, t)     # traceable; the state keeps its shapes
 """
 
 from __future__ import annotations
@@ -38,6 +44,10 @@ class Steps:
     context: int | None = None
     # Whether a forecast may run it on its own predictions from the window's end (the ESN's free run).
     free_runs: bool = False
+    # Whether ``initial`` and ``step`` are written, so a compiled loop can run it (``seqlab.decoding.while_loop``).
+    in_graph: bool = False
+    # Whether its compiled loop runs under XLA (a step of many small ops, as a GPT's: one fused call a token).
+    xla: bool = False
 
     def start(self, inputs) -> Any:
         """The state before the first step."""
@@ -56,6 +66,14 @@ class Steps:
             output, state = self.next(xs[:, t], state, t)
             outputs.append(np.asarray(output))
         return np.stack(outputs, axis=1), state
+
+    def initial(self, rows) -> dict:
+        """The state before the first ``step``: ``{name: tensor (rows, *shape)}`` as ``carried()`` names them."""
+        raise NotImplementedError(f"{type(self).__name__} is not compiled one step at a time.")
+
+    def step(self, x, state: dict, t) -> tuple[Any, dict]:
+        """``next`` in ``keras.ops`` on a dict of tensors: traceable inside a compiled loop."""
+        raise NotImplementedError(f"{type(self).__name__} is not compiled one step at a time.")
 
     def carried(self) -> dict[str, tuple[int, ...]]:
         """``{name: shape per row}`` of the tensors that pass from one step to the next: the signature of a

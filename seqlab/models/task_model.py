@@ -23,9 +23,7 @@ import keras
 
 from seqlab.data.sequence_data import SequenceData
 from seqlab.tasks import get_task
-
-
-EVAL_BATCH_SIZE = 256  # predict and evaluate in large batches: no gradients are kept
+from seqlab.tasks.task import EVAL_BATCH_SIZE  # noqa: F401  where the trainers and fits read it
 
 
 # How the shape of an input is named in messages, by its rank after the batch axis.

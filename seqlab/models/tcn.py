@@ -62,6 +62,7 @@ register_architecture(
         title="Temporal convolutional network (TCN)",
         tasks=("forecast", "classify", "label", "language"),
         family="CNN over sequences",
+        teaches="dilated causal convolutions (TCN)",
         description=(
             "Residual blocks of two dilated causal 1-D convolutions (ReLU, dropout, weight normalisation), "
             "block l with dilation 2^(l-1): output t reads the last R = 1 + 2(kernel_size - 1)(2^layers - 1) "

@@ -129,6 +129,7 @@ register_architecture(
         title="Transformer encoder",
         tasks=("classify", "label", "forecast"),
         family="Transformer",
+        teaches="encoder blocks, residual + LayerNorm, padding masks",
         description=(
             "Self-attention instead of recurrence: the inputs (projected to width d) plus their positions "
             "go through N encoder blocks (multi-head self-attention and a position-wise feed-forward "

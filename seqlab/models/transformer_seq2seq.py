@@ -79,6 +79,7 @@ register_architecture(
         title="Encoder-decoder Transformer",
         tasks=("translate",),
         family="Transformer",
+        teaches="encoder and decoder blocks, causal and cross-attention masks",
         description=(
             "The Transformer of 'Attention is all you need': N encoder blocks read the source with "
             "self-attention (every token reads every other, padding masked); N decoder blocks read [START] and the "

@@ -85,6 +85,7 @@ register_architecture(
         title="Vision transformer",
         tasks=("classify",),
         family="Transformer",
+        teaches="images as sequences of patches, a [CLS] token",
         description=(
             "For images (digits): cut into patches of patch_size x patch_size pixels, read as a sequence. "
             "A linear patch embedding, a [CLS] token, learned positions and N encoder blocks; the [CLS] "

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import plotly.graph_objects as go
 
 if TYPE_CHECKING:
-    from seqlab.fill_in import Blank
+    from seqlab.tasks.masked_lm.fill_in import Blank
 
 
 def blank_guesses(blank: Blank, title: str) -> go.Figure:

@@ -15,18 +15,24 @@ architecture owns the body; the task owns the rest. It declares
 - the **assets** it saves beside a run's model (scaler statistics today,
   tokeniser and vocabulary next), inside the run folder so that the signed
   manifest covers them;
-- what a run's model must output (``outputs``), and whether it can predict
-  from a table of recent rows (``frame_window``);
+- what a run's model must output (``outputs``);
 - the SavedModel's endpoints (``export``): ``serve`` on the task's inputs,
-  and for text a raw-string endpoint.
+  and for text a raw-string endpoint (``text_endpoint``);
+- what a finished run can do (``can``, one of ``USES``): predict from a
+  table of recent rows (``frame_window``, ``frame_answer``), answer raw texts
+  (``text_answer``), generate, translate, fill in blanks, be fine-tuned.
 
 ``run_experiment``, ``build_task_model``, the CLI, export and the dashboard
-ask the task; nothing branches on a task's name. A new kind registers a
-``Task`` with ``register_task`` and its name in ``TASKS``.
+ask the task; nothing branches on a task's name. A kind lives in its package
+``seqlab.tasks.<name>``, whose ``task`` module registers its ``Task`` with
+``register_task``; its name is in ``TASKS``. ``TASK_KINDS`` imports those
+modules on its first read, so the modules below the tasks that name a run's
+task (``seqlab.run_meta``, ``seqlab.tasks.translate.translation``) never import a kind.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
@@ -45,6 +51,19 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from seqlab.run_meta import RunMeta
+    from seqlab.text import Tokenizer
+
+EVAL_BATCH_SIZE = 256  # predict and evaluate in large batches: no gradients are kept
+
+# What a finished run can do besides its test predictions (``Task.can``), as messages name it.
+USES = {
+    "predict_frame": "Predicting from a table of recent rows (predict --input)",
+    "predict_texts": "Answering raw texts (predict --text)",
+    "generate": "Generating text (generate)",
+    "translate": "Translating texts (translate)",
+    "fill_in": "Filling in [MASK] blanks (fill-in)",
+    "fine_tune": "Fine-tuning from its encoder (pretrained=RUN_ID)",
+}
 
 
 @dataclass(frozen=True)
@@ -84,9 +103,20 @@ def export_serve(model: keras.Model, data: SequenceData, path: Path) -> None:
 
 def plain_predict(model: keras.Model, x: np.ndarray) -> np.ndarray:
     """``model.predict`` in large batches: one forward pass, no decoding."""
-    from seqlab.models.task_model import EVAL_BATCH_SIZE
-
     return model.predict(x, batch_size=EVAL_BATCH_SIZE, verbose=0)
+
+
+@dataclass(frozen=True)
+class TextEndpoint:
+    """A SavedModel endpoint that takes a batch of raw strings (the run's tokeniser runs in the graph).
+
+    ``example`` is a text to call it on in a run's ``USAGE.md``; ``result`` the
+    output to read when it returns several (``["top_tokens"]``).
+    """
+
+    name: str
+    example: str = "a text of your own"
+    result: str = ""
 
 
 @dataclass(frozen=True)
@@ -127,7 +157,18 @@ class Task:
             indexed by time, ``origin`` is a row): views show times, and
             truncated BPTT applies.
         frame_window: ``(meta, frame) -> (1, ...) inputs`` from a table of
-            recent rows, when the task can predict from one (None: it cannot).
+            recent rows, when the task can predict from one (None: it cannot);
+            ``frame_answer``: ``(meta, output) -> table`` of what the model
+            predicted from them.
+        text_endpoint: the SavedModel's raw-string endpoint of a run trained on
+            text (None: it has none).
+        text_answer: ``(meta, tokenizer, texts, output) -> table`` of what that
+            endpoint returned for ``texts``, when the task answers texts
+            (``predict --text``).
+        uses: what else a finished run does (keys of ``USES``: ``generate``,
+            ``translate``, ``fill_in``, ``fine_tune``); ``can`` answers for all.
+        target_per_sequence: the target is one value per sequence, repeated on
+            the rows of its steps (a regression), rather than one per row.
         causal: the output at step t may read only the inputs up to t (a
             language model predicts the next token): bodies that read later
             steps, such as bidirectional layers, are refused.
@@ -163,6 +204,27 @@ class Task:
     export: Callable[[keras.Model, SequenceData, Path], None] = export_serve
     curve: Callable[[str, dict], LossScale] | None = None
     callbacks: Callable[[SequenceData], list] | None = None
+    frame_answer: Callable[[RunMeta, np.ndarray], pd.DataFrame] | None = None
+    text_endpoint: TextEndpoint | None = None
+    text_answer: Callable[[RunMeta, Tokenizer, list[str], np.ndarray], pd.DataFrame] | None = None
+    uses: tuple[str, ...] = ()
+    target_per_sequence: bool = False
+
+    def __post_init__(self):
+        unknown = sorted(set(self.uses) - set(USES))
+        if unknown:
+            raise ValueError(f"Task {self.name!r} declares unknown use(s) {unknown}; valid uses: {', '.join(USES)}.")
+        if (self.frame_window is None) != (self.frame_answer is None):
+            raise ValueError(f"Task {self.name!r}: frame_window and frame_answer go together (both or neither).")
+        if self.text_answer is not None and self.text_endpoint is None:
+            raise ValueError(f"Task {self.name!r} answers texts (text_answer) but serves no text_endpoint.")
+
+    def can(self, use: str) -> bool:
+        """Whether a finished run of this task can do ``use`` (a key of ``USES``)."""
+        if use not in USES:
+            raise ValueError(f"Unknown use {use!r}; valid uses: {', '.join(USES)}.")
+        found = {"predict_frame": self.frame_window is not None, "predict_texts": self.text_answer is not None}
+        return found.get(use, use in self.uses)
 
     def loss_scale(self, unit: str = "", data_options: dict | None = None) -> LossScale:
         """How this task's loss curves read, for data in ``unit`` with the dataset's (resolved) options."""
@@ -187,7 +249,13 @@ def _check_name(task: Task) -> None:
         raise ValueError(f"task must be one of {TASKS}, got {task.name!r}.")
 
 
-TASK_KINDS: Registry[Task] = Registry("task", check=_check_name)
+def _import_kinds() -> None:
+    """Import every kind's ``seqlab.tasks.<name>.task``, which registers its ``Task`` as it loads."""
+    for name in TASKS:
+        importlib.import_module(f"seqlab.tasks.{name}.task")
+
+
+TASK_KINDS: Registry[Task] = Registry("task", check=_check_name, load=_import_kinds)
 
 
 def register_task(task: Task) -> Task:
@@ -208,6 +276,54 @@ def get_task(name: str) -> Task:
 
 def list_tasks() -> list[Task]:
     return TASK_KINDS.list()
+
+
+def task_can(task: str, use: str) -> bool:
+    """Whether a run of ``task`` (a name, perhaps of a kind this seqlab does not know) can do ``use``: the filter
+    of the pages that list only the runs able to generate, translate or fill in."""
+    return task in TASK_KINDS and TASK_KINDS.get(task).can(use)
+
+
+def task_for(use: str, task: str, run_id: str) -> Task:
+    """The task of run ``run_id`` (a ``task`` run), which must be able to do ``use`` (a key of ``USES``).
+
+    Raises:
+        ValueError: naming the run's task, the tasks that can, and what the run can do instead.
+    """
+    found = get_task(task)
+    if not found.can(use):
+        able = " or ".join(t.name for t in list_tasks() if t.can(use))
+        instead = [USES[u].lower() for u in USES if found.can(u)]
+        raise ValueError(
+            f"{USES[use]} needs a {able} run; run {run_id!r} is a {task} run. A {task} run offers "
+            + (", ".join(instead) if instead else "its SavedModel's serve endpoint on its inputs (load_serving)")
+            + "."
+        )
+    return found
+
+
+def check_model_io(meta: RunMeta, inputs: tuple, outputs: tuple, what: str) -> None:
+    """Refuse a model whose shapes (batch axis first) do not fit run ``meta`` and its task (``Task.outputs``; a
+    model file swapped in from another run); ``what`` names the file."""
+    want_in = (None, *meta.input_shape)
+    want_out = (None, *TASK_KINDS.get(meta.task).outputs(meta)) if meta.task in TASK_KINDS else None
+    fits = _fits(inputs, want_in) and (want_out is None or _fits(outputs, want_out))
+    if not fits:
+        raise ValueError(
+            f"{what} takes inputs {_shape(inputs)} and gives {_shape(outputs)}, but this {meta.task} run "
+            f"needs inputs {_shape(want_in)} and outputs {_shape(want_out or outputs)}: the model does not "
+            "belong to this run. Delete the run or train it again."
+        )
+
+
+def _fits(shape: tuple, wanted: tuple) -> bool:
+    """Same rank, and equal where both sides know the size (``None``: any)."""
+    shape = tuple(shape)
+    return len(shape) == len(wanted) and all(a is None or b is None or a == b for a, b in zip(shape, wanted))
+
+
+def _shape(shape: tuple) -> str:
+    return "(" + ", ".join("None" if d is None else str(d) for d in shape) + ")"
 
 
 def ordered_metrics(keys, task: str | None = None) -> list[str]:

@@ -12,6 +12,8 @@ written, marked ``cancelled``; a loss that turns NaN or infinite stops it too,
 and the run is marked ``diverged``. A model with more weights than the
 server's ``max_parameters`` (``seqlab.limits``) is refused while it is built,
 before the first weight past the limit is made (``seqlab.models.build_model``).
+The run folder also keeps TensorBoard event files (``seqlab.training.tensorboard_logs``);
+``spec.devices`` splits every batch over several devices (``seqlab.training.devices``).
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ from pathlib import Path
 
 import keras
 import numpy as np
-import tensorflow as tf
 
 import seqlab
+from seqlab.backend import backend_versions, installed
 from seqlab.data import SequenceData, load_dataset
+from seqlab.data.token_stream import TokenStream
+from seqlab.late_export import export_in_tensorflow, file_write_errors
 from seqlab.manifest import signing_key
 from seqlab.models import build_model, get_architecture
 from seqlab.models.task_model import EVAL_BATCH_SIZE
@@ -37,38 +41,83 @@ from seqlab.run_meta import RunMeta
 from seqlab.run_name import check_name, write_name
 from seqlab.runs import Run, RunStore, write_json
 from seqlab.tasks import get_task
-from seqlab.training.devices import device_name, distribution_strategy
+from seqlab.training.devices import device_name, distribution_strategy, evaluation_batch_size, split_callbacks
 from seqlab.training.events import EventCallback, EventHandler
+from seqlab.training.identity import run_identity
 from seqlab.training.optimizer import compile_model
 from seqlab.training.spec import ExperimentSpec
-from seqlab.training.tbptt import tbptt_fit
-
-# How TensorFlow's file writes fail on a full disk (ENOSPC), a file size limit (EFBIG) or a refused write.
-FILE_WRITE_ERRORS = (tf.errors.ResourceExhaustedError, tf.errors.OutOfRangeError, tf.errors.PermissionDeniedError)
+from seqlab.training.stream_batches import StreamBatches
+from seqlab.training.tensorboard_logs import FOLDER as TENSORBOARD, missing_reason, write_event_files
 
 
-def shuffled_batches(inputs, y, batch_size: int, seed: int) -> tf.data.Dataset:
-    """Endless batches of the windows, reshuffled every pass, prepared ahead of the step that reads them."""
+def shuffled_batches(inputs, y, batch_size: int, seed: int):
+    """Endless batches of the windows, reshuffled every pass: a ``tf.data`` pipeline that prepares them ahead of
+    the step that reads them (TensorFlow), or the same passes drawn by NumPy (another backend: no TensorFlow)."""
     rows = len(y)
+    if keras.backend.backend() != "tensorflow":
+        return numpy_passes(inputs, y, batch_size, seed)
+    import tensorflow as tf
+
     data = tf.data.Dataset.from_tensor_slices((inputs, y))
     data = data.shuffle(rows, seed=seed, reshuffle_each_iteration=True).repeat()
     return data.batch(batch_size, drop_remainder=True).prefetch(tf.data.AUTOTUNE)
+
+
+def numpy_passes(inputs, y, batch_size: int, seed: int):
+    """Endless full batches of the windows, each pass in a new seeded order, as ``shuffled_batches``."""
+    rng = np.random.default_rng(seed)
+    while True:
+        order = rng.permutation(len(y))
+        for start in range(0, len(order) - batch_size + 1, batch_size):
+            rows = order[start:start + batch_size]
+            yield keras.tree.map_structure(lambda a: a[rows], inputs), y[rows]
+
+
+def fit_of(spec: ExperimentSpec):
+    """How ``spec`` trains: its architecture's own fit, truncated BPTT (TensorFlow only) or ``gradient_fit``."""
+    own = get_architecture(spec.model).fit
+    if own or not spec.tbptt:
+        return own or gradient_fit
+    if keras.backend.backend() != "tensorflow":
+        raise ValueError(f"Truncated BPTT (tbptt={spec.tbptt}) trains with TensorFlow's gradient tape; under "
+                         f"{keras.backend.backend()} leave tbptt unset, or train with --backend tensorflow.")
+    from seqlab.training.tbptt import tbptt_fit
+
+    return tbptt_fit
 
 
 def gradient_fit(model: keras.Model, data: SequenceData, spec: ExperimentSpec, callbacks: list) -> None:
     """Mini-batch gradient descent on the training windows (full BPTT through each window).
 
     With a step budget (``spec.steps``) the batches come from ``shuffled_batches``
-    and each of the ``epochs`` rounds runs ``steps / epochs`` of them, then validates.
+    and each of the ``epochs`` rounds runs ``steps / epochs`` of them, then validates. A token stream
+    (language) is never cut into all its windows: each batch is drawn at random offsets (``StreamBatches``),
+    as many windows an epoch as its stride gives, or ``steps / epochs`` batches.
     """
     train, val = data.splits["train"], data.splits["val"]
-    if spec.steps:
+    val_batch = evaluation_batch_size(len(val.y), spec.devices, EVAL_BATCH_SIZE)
+    if isinstance(train, TokenStream):
+        batches = math.ceil(spec.steps / spec.epochs) if spec.steps else math.ceil(len(train) / spec.batch_size)
+        model.fit(
+            StreamBatches(train, spec.batch_size, batches, spec.seed),
+            validation_data=(val.inputs, val.y),
+            validation_batch_size=val_batch,
+            epochs=spec.epochs,
+            callbacks=callbacks,
+            verbose=0,
+        )
+        return
+    if spec.steps or spec.devices:  # split over devices: whole batches only, so each splits evenly
+        passes = len(train.y) // spec.batch_size
+        if not spec.steps and not passes:
+            raise ValueError(f"batch_size {spec.batch_size} is more than the {len(train.y)} training windows: "
+                             "no whole batch to split over the devices; give a smaller batch_size.")
         model.fit(
             shuffled_batches(train.inputs, train.y, spec.batch_size, spec.seed),
             validation_data=(val.inputs, val.y),
-            validation_batch_size=EVAL_BATCH_SIZE,
+            validation_batch_size=val_batch,
             epochs=spec.epochs,
-            steps_per_epoch=math.ceil(spec.steps / spec.epochs),
+            steps_per_epoch=math.ceil(spec.steps / spec.epochs) if spec.steps else passes,
             shuffle=False,  # the pipeline shuffles
             callbacks=callbacks,
             verbose=0,
@@ -85,10 +134,13 @@ def gradient_fit(model: keras.Model, data: SequenceData, spec: ExperimentSpec, c
     )
 
 
-def compiled_model(spec: ExperimentSpec, data: SequenceData, store: RunStore | None = None) -> keras.Model:
-    """The spec's model for ``data``, compiled with its optimizer, loss, metrics and step options; runs its
-    options name (a pre-trained run) are read from ``store``, where this run will be written."""
-    with distribution_strategy().scope():
+def compiled_model(
+    spec: ExperimentSpec, data: SequenceData, store: RunStore | None = None, strategy=None
+) -> keras.Model:
+    """The spec's model for ``data``, compiled with its optimizer, loss, metrics and step options, its weights
+    placed by ``strategy`` (default: ``spec.devices``'s); runs its options name (a pre-trained run) are read
+    from ``store``, where this run will be written."""
+    with (strategy or distribution_strategy(spec.devices)).scope():
         return compile_model(build_model(spec.model, data, spec.model_options, runs=store), spec, data)
 
 
@@ -108,22 +160,27 @@ def run_experiment(
     store.check_writable()  # so does a store below a file or a read-only one
     keras.utils.set_random_seed(spec.seed)
     data = load_dataset(spec.dataset, **spec.data_options)
-    for note in data.notes:
+    identity = run_identity(spec, data)  # of the data as loaded, before anything trains on it
+    no_tensorboard = missing_reason()
+    for note in [*data.notes, *([no_tensorboard] if no_tensorboard else [])]:
         emit({"type": "note", "message": note})
     test = data.splits["test"]
     task = get_task(data.task)
-    model = compiled_model(spec, data, store)  # past max_parameters: refused while built, before any training
+    strategy = distribution_strategy(spec.devices)  # too many devices asked for: refused before building
+    model = compiled_model(spec, data, store, strategy)  # past max_parameters: refused while built, before training
 
-    device = device_name()
+    device = device_name(spec.devices)
     events = EventCallback(emit, cancel, device)
-    callbacks = [*(task.callbacks(data) if task.callbacks else []), events]  # theirs first: events see their logs
+    # The task's first: events see their logs.
+    callbacks = [*(task.callbacks(data) if task.callbacks else []), *split_callbacks(strategy), events]
     if spec.early_stopping:
         callbacks.append(
             keras.callbacks.EarlyStopping(patience=spec.early_stopping, restore_best_weights=True)
         )
-    fit = get_architecture(spec.model).fit or (tbptt_fit if spec.tbptt else gradient_fit)
-    started = time.monotonic()
-    fit(model, data, spec, callbacks)
+    fit = fit_of(spec)
+    started, started_at = time.monotonic(), time.time()
+    with strategy.scope():  # JAX's DataParallel splits the batches it is given inside its scope
+        fit(model, data, spec, callbacks)
     train_seconds = time.monotonic() - started
 
     emit({"type": "status", "message": "evaluating on the test split against the baselines"})
@@ -144,6 +201,7 @@ def run_experiment(
         classes=list(data.classes) or None,
         inputs=[spec.as_dict() for spec in task.inputs(data)],
         known=list(data.known),
+        identity=identity,
         epochs_run=len(events.history["epoch"]),
         train_seconds=round(train_seconds, 2),
         parameters=int(model.count_params()),
@@ -152,7 +210,7 @@ def run_experiment(
         versions={
             "seqlab": seqlab.__version__,
             "keras": keras.__version__,
-            "tensorflow": tf.__version__,
+            **backend_versions(),
             "python": platform.python_version(),
         },
     )
@@ -163,14 +221,20 @@ def run_experiment(
         write_json(folder / "meta.json", dataclasses.replace(meta, assets=assets).to_dict())
         write_json(folder / "metrics.json", metrics)
         write_json(folder / "history.json", events.history)
+        if not no_tensorboard:  # inside the run folder: the signed manifest covers the event files too
+            write_event_files(folder / TENSORBOARD, events.history, started_at, model,
+                              (data.tokenizer, data.target_tokenizer))
         if name:
             write_name(folder, name)
         np.savez_compressed(folder / "predictions.npz", **evaluation.predictions)
         model.save(folder / "model.keras")
+        if keras.backend.backend() != "tensorflow":
+            export_elsewhere(folder, emit)
+            return
         emit({"type": "status", "message": "exporting the TensorFlow SavedModel"})
         try:
             task.export(model, data, folder / "savedmodel")
-        except FILE_WRITE_ERRORS as err:  # TensorFlow's own writes report a full disk so, not as an OSError
+        except file_write_errors() as err:  # TensorFlow's own writes report a full disk so, not as an OSError
             raise OSError(f"exporting the SavedModel failed: {err.message}") from err
 
     run_id = store.new_run_id(spec.dataset, spec.model)
@@ -178,3 +242,14 @@ def run_experiment(
     run = store.read(run_id)
     emit({"type": "end", "status": status, "run_id": run_id, "path": str(path), **metrics})
     return run
+
+
+def export_elsewhere(folder: Path, emit: EventHandler) -> None:
+    """The SavedModel of a run trained under another backend than TensorFlow: from its ``model.keras`` by a fresh
+    TensorFlow-backend process where TensorFlow is installed; else a note says how to make it later."""
+    if not installed("tensorflow"):
+        emit({"type": "note", "message": "no SavedModel: TensorFlow is not installed here; make it later, where "
+              f"it is, with: python -m seqlab export {folder.name}"})  # the folder is named by the run's id
+        return
+    emit({"type": "status", "message": "exporting the TensorFlow SavedModel (in a TensorFlow process)"})
+    export_in_tensorflow(folder)

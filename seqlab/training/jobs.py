@@ -8,7 +8,15 @@ the others wait their turn, first come first served (status ``waiting``, with
 their ``position`` in that queue). A job's events accumulate in a list that any
 thread may read from an index (``events_since``), so a UI can redraw without
 consuming them. Cancel sets a flag that a waiting job and the training
-callback (after every batch) both check.
+callback (after every batch) both check. A job trains through the manager's
+executor (``seqlab.training.executors``): in this process, or on a Ray cluster.
+
+``submit(spec, reuse=True)`` (a lesson's runs) trains nothing that is already
+trained or training: a finished run of the spec's identity in the store
+(``seqlab.training.identity``, ``RunStore.find_identical``) comes back as a done
+job holding it (``reused``), and a job of that identity that some session of
+this process has queued or is training (``TRAININGS``) is returned itself, so
+every session follows its one live curve (and a Cancel stops it for all).
 """
 
 from __future__ import annotations
@@ -24,7 +32,8 @@ from dataclasses import dataclass, field
 from seqlab.limits import current_limits, limit_hint
 from seqlab.run_name import check_name
 from seqlab.runs import Run, RunStore
-from seqlab.training.experiment import run_experiment
+from seqlab.training.executors import executor_from
+from seqlab.training.identity import spec_identity
 from seqlab.training.spec import ExperimentSpec
 
 WORKER_THREAD_NAME = "seqlab-jobs"  # the app's guard (seqlab/app/guard.py) looks for it
@@ -42,12 +51,23 @@ class Job:
     error: str | None = None
     invalid: bool = False  # failed on a bad value (ValueError), not a crash
     run: Run | None = None
+    identity: str | None = None  # set when submitted with reuse (``seqlab.training.identity``)
+    reused: bool = False  # served from the store: ``run`` was trained before, by an earlier job
     created: float = field(default_factory=time.time)
     started: float | None = None
     finished: float | None = None
     cancel_flag: threading.Event = field(default_factory=threading.Event)
     _events: list = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def of_run(cls, spec: ExperimentSpec, run: Run) -> "Job":
+        """A done job that serves ``run`` (trained earlier) for ``spec``: its events are the run's history."""
+        job = cls(spec, run.name, status=run.status, run=run, identity=run.meta.identity, reused=True,
+                  finished=time.time())
+        job._events = [*run.history.get("batch", []), *run.history.get("epoch", []),
+                       {"type": "end", "status": run.status, "run_id": run.run_id, "path": str(run.path)}]
+        return job
 
     def add_event(self, event: dict) -> None:
         with self._lock:
@@ -124,20 +144,87 @@ class JobSlots:
 SLOTS = JobSlots()  # shared by every JobManager of this process: all browser sessions
 
 
+class Trainings:
+    """The reusable jobs of this process not yet done, by (run store, identity): one training per identity."""
+
+    def __init__(self):
+        self.lock = threading.Lock()  # held from the lookup to the registration of a new job
+        self._jobs: dict[tuple[str, str], Job] = {}
+
+    def get(self, key: tuple[str, str]) -> Job | None:
+        job = self._jobs.get(key)
+        return job if job is not None and not job.done else None
+
+    def add(self, key: tuple[str, str], job: Job) -> None:
+        self._jobs[key] = job
+
+    def remove(self, key: tuple[str, str], job: Job) -> None:
+        with self.lock:
+            if self._jobs.get(key) is job:
+                del self._jobs[key]
+
+
+TRAININGS = Trainings()  # shared by every JobManager of this process, as SLOTS
+
+
 class JobManager:
     """Runs submitted specs one after another in a daemon worker thread, each in a shared slot."""
 
-    def __init__(self, store: RunStore | None = None):
+    def __init__(self, store: RunStore | None = None, executor=None):
         self.store = store or RunStore()
+        self.executor = executor or executor_from()  # where jobs train: here, or on Ray (seqlab.training.executors)
         self.jobs: list[Job] = []
         self._queue: queue.Queue[Job] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._lock = threading.Lock()
 
-    def submit(self, spec: ExperimentSpec, name: str | None = None) -> Job:
+    def submit(self, spec: ExperimentSpec, name: str | None = None, reuse: bool = False) -> Job:
+        """Queue ``spec`` (its run named ``name``). With ``reuse``, first ``served``: a run of its identity trained
+        before, or the job training it now; else the new job is the one that later submits of it follow."""
         spec.resolved()  # refuse a bad spec or name now, in the caller, with its message
         self.store.check_writable()  # and a store no run could be written to, before it queues
-        job = Job(spec, check_name(name))
+        name = check_name(name)
+        if not reuse:
+            return self._queue_job(Job(spec, name))
+        identity = spec_identity(spec)  # loads the data (once per process): outside the lock
+        key = self._key(identity)
+        with TRAININGS.lock:  # two sessions submitting one identity at once: the second follows the first
+            job = self._serve(key, spec)
+            if job is not None:
+                return self.follow(job)
+            job = self._queue_job(Job(spec, name, identity=identity))
+            TRAININGS.add(key, job)
+        return job
+
+    def served(self, spec: ExperimentSpec) -> Job | None:
+        """A job for ``spec`` that trains nothing: the job of this process queued for or training its identity,
+        else a done one holding the newest finished run of it in the store; ``None`` when there is neither.
+        It is not yet among this session's jobs (``follow``)."""
+        spec.resolved()
+        key = self._key(spec_identity(spec))
+        with TRAININGS.lock:
+            return self._serve(key, spec)
+
+    def follow(self, job: Job) -> Job:
+        """Make ``job`` (another session's, or a served one) one of this session's jobs."""
+        with self._lock:
+            if not any(j is job for j in self.jobs):  # by identity: a dataclass's == compares fields
+                self.jobs.append(job)
+        return job
+
+    def _key(self, identity: str) -> tuple[str, str]:
+        return str(self.store.root.resolve()), identity
+
+    def _serve(self, key: tuple[str, str], spec: ExperimentSpec) -> Job | None:
+        """``served``'s answer; the caller holds ``TRAININGS.lock`` (a job that finishes meanwhile is in the
+        store before it leaves ``TRAININGS``)."""
+        job = TRAININGS.get(key)
+        if job is not None:
+            return job
+        run = self.store.find_identical(key[1])
+        return None if run is None else Job.of_run(spec, run)
+
+    def _queue_job(self, job: Job) -> Job:
         with self._lock:
             unfinished = sum(not j.done for j in self.jobs)
             limit = current_limits().max_queued_jobs
@@ -184,7 +271,7 @@ class JobManager:
                 job.status = "cancelled"
                 return
             job.status, job.started = "running", time.time()
-            job.run = run_experiment(job.spec, job.add_event, self.store, job.cancel_flag, job.name)
+            job.run = self.executor.train(job, self.store)
             job.status = job.run.status
         except Exception as err:  # reported to the UI, never raised in a thread
             job.invalid = isinstance(err, ValueError)
@@ -195,6 +282,8 @@ class JobManager:
             if slot:
                 SLOTS.release()
             job.finished = time.time()
+            if job.identity is not None:  # done, its run (if any) in the store: a later submit finds it there
+                TRAININGS.remove(self._key(job.identity), job)
 
     def wait(self, job: Job, timeout: float | None = None) -> Job:
         """Block until ``job`` is done (for the CLI and tests)."""

@@ -65,4 +65,9 @@ def compile_model(model: keras.Model, spec: ExperimentSpec, data: SequenceData) 
     # The optimizer's slots now, not inside the first traced step: variables created while
     # tracing make TensorFlow trace the step twice (7 of the GPT preset's 18 s before step 1).
     model.optimizer.build(model.trainable_variables)
+    # So are the compiled metrics' totals, on one training row (the reset leaves them at zero for fit).
+    train = data.splits["train"]
+    first = train.inputs_of(slice(0, 1))
+    model.compute_metrics(first, train.y[:1], model(first), sample_weight=None)
+    model.reset_metrics()
     return model

@@ -60,6 +60,13 @@ class ExperimentSpec:
         steps_per_execution: batches per call of the compiled step, so
             Python runs once per that many batches (progress and cancel are
             seen at that grain).
+        devices: data parallelism: every batch of ``batch_size`` windows is
+            split evenly over this many devices (the GPUs, else the CPUs made
+            visible as several; ``seqlab.training.devices``), each computes its
+            share's gradient, and their sum updates one copy of the weights,
+            so the losses are one device's on the same batches. Every batch is
+            a whole one, drawn as with ``steps``. 0: all GPUs where there are
+            several (TensorFlow), else one device.
     """
 
     dataset: str
@@ -81,6 +88,7 @@ class ExperimentSpec:
     steps: int = 0
     jit_compile: bool = False
     steps_per_execution: int = 1
+    devices: int = 0
 
     @property
     def task(self) -> str:
@@ -110,7 +118,8 @@ class ExperimentSpec:
     def resolved(self) -> "ExperimentSpec":
         """Check every field and fill the dataset's and model's defaults."""
         self._check_structure()
-        for name in ("epochs", "batch_size", "early_stopping", "seed", "warmup_steps", "steps", "steps_per_execution"):
+        for name in ("epochs", "batch_size", "early_stopping", "seed", "warmup_steps", "steps", "steps_per_execution",
+                     "devices"):
             self._number(name, integer=True)
         rates = {
             name: self._number(name, integer=False)
@@ -134,6 +143,13 @@ class ExperimentSpec:
         if self.clip_norm is not None and self.clip_value is not None:
             raise ValueError("Set clip_norm or clip_value, not both: Keras optimizers clip one way.")
         arch = get_architecture(self.model, self.task)  # unknown or unfit model: clear message
+        if self.devices and (self.tbptt is not None or arch.fit is not None):
+            how = "is fitted in closed form" if arch.fit is not None else "trains by truncated BPTT (tbptt)"
+            raise ValueError(f"devices={self.devices} splits model.fit's batches; {self.model!r} {how}: "
+                             "leave devices 0.")
+        if self.devices and self.batch_size % self.devices:
+            raise ValueError(f"batch_size {self.batch_size} does not split evenly over {self.devices} devices; "
+                             f"give a multiple of {self.devices}.")
         return dataclasses.replace(
             self,
             data_options=resolve_options(self.dataset, self.data_options),
@@ -237,3 +253,21 @@ def parse_value(value):
         return value
 
 
+def check_spec(values) -> dict:
+    """``spec.json``: the fields of ``ExperimentSpec`` (dataset and model named), the option groups mappings.
+
+    The values themselves are checked by ``ExperimentSpec.resolved`` when the
+    run is reproduced (limits may have changed since it was trained).
+    """
+    if not isinstance(values, dict):
+        raise ValueError(f"spec.json must hold a JSON object, got {type(values).__name__}: the file is damaged.")
+    known = {f.name for f in dataclasses.fields(ExperimentSpec)}
+    unknown = sorted(str(k) for k in values if k not in known)
+    if unknown:
+        raise ValueError(f"spec.json has unknown field(s) {unknown}; valid fields: {', '.join(sorted(known))}.")
+    for name, kind in (("dataset", str), ("model", str), ("data_options", dict), ("model_options", dict)):
+        required = kind is str
+        if (required and name not in values) or (name in values and not isinstance(values[name], kind)):
+            what = "text" if kind is str else "a JSON object"
+            raise ValueError(f"spec.json: {name} must be {what}, got {shown(values.get(name))}.")
+    return values

@@ -25,14 +25,13 @@ def shakespeare_cache(tmp_path, monkeypatch):
 
 @pytest.fixture
 def open_page(runs_dir):
-    """``open_page("pages/train.py")``: the app, run once, switched to that page (empty run store)."""
+    """``open_page("pages/train.py")``: the app, run once on that page (empty run store)."""
 
     def _open(page: str | None = None) -> AppTest:
         at = AppTest.from_file(str(APP), default_timeout=120)
-        at.run()
-        if page:
-            at.switch_page(page).run()
-        return at
+        if page:  # as a link to the page does: its first run is the page's, not Home's and then the page's
+            at.switch_page(page)
+        return at.run()
 
     return _open
 

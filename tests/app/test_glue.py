@@ -1,5 +1,6 @@
 """The glue's helpers: labels and metric tables, the families table, the clear_session guard."""
 
+import gc
 import threading
 
 import keras
@@ -7,7 +8,8 @@ import numpy as np
 import pandas as pd
 
 from seqlab.app import guard
-from seqlab.app.catalogue import FAMILIES, families_table
+from seqlab.app.catalogue import AS_FEATURE, AS_OPTION, families_table
+from seqlab.models import list_architectures
 from seqlab.app.format import (
     baseline_label,
     best_baseline,
@@ -66,7 +68,9 @@ def test_readable_labels():
 
 def test_families_follow_the_registry():
     table = families_table()
-    assert len(table) == len(FAMILIES)
+    families = {arch.family for arch in list_architectures()}
+    assert set(table["Family"]) == families | set(AS_OPTION) | set(AS_FEATURE)
+    assert table.set_index("Family").loc["Bag of words", "Train it as"] == "Mean of embeddings"
     row = table.set_index("Family").loc["LSTM"]
     assert row["Available"] and "LSTM" in row["Train it as"]
     assert table.set_index("Family").loc["GPT", "Train it as"] == "GPT (decoder-only Transformer)"
@@ -80,10 +84,14 @@ def test_families_follow_the_registry():
     assert "one-to-many" in rows.loc["Task shapes", "Train it as"]
 
 
-def test_guard_skips_clear_session_only_while_training(monkeypatch):
+def _no_training_thread() -> None:
     for earlier in threading.enumerate():  # an idle worker of an earlier test ends within a second
         if earlier.name.startswith(guard.WORKER_THREAD_NAME):
             earlier.join(timeout=10)
+
+
+def test_guard_skips_clear_session_only_while_training(monkeypatch):
+    _no_training_thread()
     calls = []
     monkeypatch.setattr(keras.backend, "clear_session", lambda *a, **k: calls.append(1))
     guard.install()
@@ -101,3 +109,15 @@ def test_guard_skips_clear_session_only_while_training(monkeypatch):
         worker.join()
     keras.backend.clear_session()
     assert calls == [1, 1]
+
+
+def test_the_cleanup_after_every_rerun_runs_no_full_garbage_collection(monkeypatch):
+    """A full gc.collect of a process holding TensorFlow took ~0.8 s: Streamlit would pay it at every rerun."""
+    _no_training_thread()
+    collections = []
+    monkeypatch.setattr(gc, "collect", lambda *a: collections.append(a) or 0)
+    guard.install()
+    keras.backend.clear_session()  # as Streamlit calls it
+    assert collections == []
+    keras.backend.clear_session(free_memory=True)  # asked for by name, it still collects
+    assert len(collections) == 1

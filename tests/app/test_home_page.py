@@ -1,4 +1,5 @@
 from seqlab.app.catalogue import AVAILABLE
+from seqlab.models import list_architectures
 from tests.app.broken_runs import add_broken_runs
 from tests.app.conftest import texts
 
@@ -14,6 +15,17 @@ def test_home_explains_seqlab_and_marks_trainable_families(open_page):
     assert r"$z_t = \sigma(B z_{t-1} + V x_t)$" in table  # the equations render as LaTeX, not raw text
     assert ("Not built yet" in texts(at.markdown)) == (not all(available.values()))
     assert "How to start" in texts(at.header)
+
+
+def test_every_registered_architecture_is_on_homes_family_list(open_page):
+    at = open_page()
+    table = next(m.value for m in at.markdown if m.value.startswith("| Family"))
+    rows = {cells[1].strip(" *"): cells for cells in (row.split("|") for row in table.splitlines()[2:])}
+    for arch in list_architectures():
+        assert arch.family in rows, f"{arch.name}'s family {arch.family!r} is not on Home"
+        assert arch.title in rows[arch.family][4], f"{arch.name} is not under {arch.family!r} on Home"
+        assert arch.teaches in rows[arch.family][2]
+    assert "Bag of words" in rows
 
 
 def test_sidebar_shows_the_device_and_no_job(open_page):

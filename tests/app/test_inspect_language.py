@@ -50,7 +50,7 @@ def test_lstm_language_run_traces_text(open_page, runs_dir, language_runs):
     lstm = language_runs["lstm"]
     at = open_run(open_page, runs_dir, lstm, language_runs["hmm"])
     assert not at.exception and not at.error
-    from seqlab.generate import run_tokenizer
+    from seqlab.tasks.language.generate import run_tokenizer
     from seqlab.plots.generated import shown_token
 
     tokenizer = run_tokenizer(lstm)

@@ -52,14 +52,11 @@ def tiny(name: str) -> list:
 
 
 def draw(view: str, run_ids: list[str], root: str) -> None:
-    import importlib
-
     import streamlit as st
 
-    from seqlab.app.lesson_views import LESSON_VIEWS
+    from seqlab.app.lessons.lesson_views import LESSON_VIEWS
     from seqlab.runs import RunStore
 
-    importlib.import_module("seqlab.app.lesson_views_language")  # registers the views
     store, link = RunStore(root), st.page_link
     st.page_link = lambda *args, **kwargs: None  # a lone function has no pages to link to
     try:
@@ -94,11 +91,10 @@ def chart_titles(at) -> list[str]:
 
 
 def test_the_lessons_follow_the_lectures_order_with_equations_and_views():
-    from seqlab.app.lesson_views import LESSON_VIEWS
+    from seqlab.app.lessons.lesson_views import LESSON_VIEWS
     from seqlab.layers.docs import equations
     from seqlab.lessons import LESSONS
 
-    importlib.import_module("seqlab.app.lesson_views_language")  # registers the views
     registered = LESSONS.names()
     assert [n for n in registered if n in NAMES] == NAMES
     for name in NAMES:

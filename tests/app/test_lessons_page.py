@@ -106,7 +106,7 @@ def test_a_teachers_link_opens_the_lesson_locked_with_its_parts_hidden(runs_dir)
 def test_runs_of_one_model_are_told_apart_by_the_options_they_differ_in():
     from types import SimpleNamespace
 
-    from seqlab.app.lesson import job_label
+    from seqlab.app.lessons.lesson import job_label
     from seqlab.training import ExperimentSpec
     from seqlab.lessons import get_preset
 
@@ -121,7 +121,7 @@ def test_runs_of_one_model_are_told_apart_by_the_options_they_differ_in():
 
 
 def test_the_plan_shows_what_runs_and_the_text_names_the_charted_metric():
-    from seqlab.app.lesson import plan_table
+    from seqlab.app.lessons.lesson import plan_table
 
     preset = PRESETS["esn-mackey-glass"]
     plan = plan_table(preset)
@@ -137,7 +137,7 @@ def test_the_plan_shows_what_runs_and_the_text_names_the_charted_metric():
 def test_comparison_axis_is_log_for_errors_and_linear_for_accuracy():
     import pandas as pd
 
-    from seqlab.app.results import comparison_figure
+    from seqlab.app.run_table import comparison_figure
 
     errors = pd.DataFrame({"model": ["ESN", "LSTM"], "run": ["a", "b"], "metric": ["MAE", "MAE"],
                            "test": [0.002, 0.3], "best baseline": [0.4, 0.4]})

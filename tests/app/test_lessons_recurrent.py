@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from seqlab.app.lesson import layer_class
+from seqlab.app.lessons.lesson import layer_class
 from seqlab.layers.docs import equations
 from seqlab.lessons import LESSONS
 from seqlab.models import get_architecture

@@ -2,8 +2,7 @@
 
 import pytest
 
-from seqlab.app import attention_view, hmm_view, inspect_text_view, inspect_view, live, masked_lm_view, pairs_view, results  # noqa: F401  they register views
-from seqlab.app.inspect_view import RESULT_VIEWS
+from seqlab.app.inspect.inspect_view import RESULT_VIEWS
 from seqlab.app.task_views import (
     INSPECT_INPUTS,
     OUTCOMES,

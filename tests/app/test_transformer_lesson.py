@@ -6,8 +6,8 @@ from streamlit.testing.v1 import AppTest
 
 
 def lesson():
-    from seqlab.app.positional_view import positional_lesson
-    from seqlab.app.transformer_lesson import notes_walkthrough
+    from seqlab.app.inspect.positional_view import positional_lesson
+    from seqlab.app.lessons.transformer_lesson import notes_walkthrough
 
     notes_walkthrough("lessons.transformer")
     positional_lesson(key="lessons.transformer.positional")

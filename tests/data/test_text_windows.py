@@ -3,7 +3,8 @@ import pytest
 
 from seqlab.data import get_dataset, load_dataset
 from seqlab.data.corpora import Corpus
-from seqlab.data.text_windows import TEXT_CHOICES, TEXT_DEFAULTS, next_token_windows, text_data
+from seqlab.data.text_windows import TEXT_CHOICES, TEXT_DEFAULTS, text_data
+from seqlab.data.token_stream import stream
 from seqlab.text.tokenizer import TOKENIZERS
 
 
@@ -12,7 +13,7 @@ def _corpus(text):
 
 
 def test_windows_predict_the_next_id_at_every_position():
-    split = next_token_windows(np.arange(10), lookback=3, stride=2)
+    split = stream(np.arange(10), lookback=3, stride=2)
     assert split.x.tolist() == [[0, 1, 2], [2, 3, 4], [4, 5, 6], [6, 7, 8]]
     assert split.y.tolist() == [[1, 2, 3], [3, 4, 5], [5, 6, 7], [7, 8, 9]]
     assert split.x.dtype == np.int32 and split.origin.tolist() == [0, 2, 4, 6]
@@ -63,7 +64,7 @@ def no_windows(monkeypatch):
     def never(*args, **kwargs):
         raise AssertionError("windows were cut before the check")
 
-    monkeypatch.setattr("seqlab.data.text_windows.next_token_windows", never)
+    monkeypatch.setattr("seqlab.data.text_windows.stream", never)
 
 
 @pytest.mark.parametrize(

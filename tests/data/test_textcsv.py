@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from seqlab.app.uploads import UPLOADS
+from seqlab.app.uploads.upload import UPLOADS
 from seqlab.cli import main
 from seqlab.data import get_dataset, load_dataset
 from seqlab.data.pinned_file import FILE_DEFAULTS
@@ -128,6 +128,6 @@ def test_cli_trains_a_gru_on_a_tiny_file(tmp_path, capsys, runs_dir):
 def test_described_and_offered_for_upload():
     info = get_dataset("textcsv")
     assert info.task == "classify" and set(FILE_DEFAULTS) | set(COLUMN_DEFAULTS) <= set(info.defaults)
-    import seqlab.app.text_csv_upload  # noqa: F401  registers the upload
+    import seqlab.app.uploads.text_csv_upload  # noqa: F401  registers the upload
 
     assert set(UPLOADS.get("textcsv").options) == set(FILE_DEFAULTS) | set(COLUMN_DEFAULTS)

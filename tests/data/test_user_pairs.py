@@ -2,7 +2,7 @@ import hashlib
 
 import pytest
 
-from seqlab.app.uploads import UPLOADS
+from seqlab.app.uploads.upload import UPLOADS
 from seqlab.cli import dataset_spec
 from seqlab.data import get_dataset, load_dataset
 from seqlab.data.pinned_file import FILE_DEFAULTS
@@ -58,7 +58,7 @@ def test_the_command_line_and_the_upload_name_the_file(tmp_path):
     path.write_text(GOOD, encoding="utf-8")
     spec = dataset_spec(f"pairs:{path}", "gru")
     assert spec.dataset == "pairs" and spec.data_options["file_name"] == "pairs.tsv"
-    import seqlab.app.pairs_upload  # noqa: F401  registers the upload
+    import seqlab.app.uploads.pairs_upload  # noqa: F401  registers the upload
 
     assert set(UPLOADS.get("pairs").options) == set(FILE_DEFAULTS) <= set(get_dataset("pairs").defaults)
 

@@ -11,6 +11,7 @@ from seqlab.models.bert_layers import BertSentence, NextSentenceAtCLS, SegmentId
 from seqlab.runs import RunStore
 from seqlab.training import ExperimentSpec, run_experiment
 from tests.bert_run import CONTEXT, TINY_BERT, bert_world, pretrained_run  # noqa: F401  the module's fixture
+from tests.compiled import compiled
 
 
 def test_segments_read_from_the_first_sep():
@@ -52,7 +53,7 @@ def test_pretraining_run(bert_world):
 def test_training_pairs_and_masks_every_batch_anew(bert_world):
     data = load_dataset("movie_reviews_mlm", max_tokens=CONTEXT)
     model = build_model("bert", data, TINY_BERT)
-    model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+    compiled(model, "adam", "sparse_categorical_crossentropy")
     before = keras.ops.convert_to_numpy(model.masking_seed.state).copy()
     train = data.splits["train"]
     assert MASK_ID not in train.x

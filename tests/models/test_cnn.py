@@ -8,6 +8,7 @@ import pytest
 from seqlab.data.sequence_data import SequenceData, Split
 from seqlab.models import build_model, list_architectures
 from seqlab.text import WordTokenizer
+from tests.compiled import compiled
 
 TEXTS = ["a fine warm film", "great fun", "a moving story", "a dull film", "boring", "a weak plot and dull acting"]
 SENTIMENT = np.array([1, 1, 1, 0, 0, 0])
@@ -59,7 +60,7 @@ def test_a_padded_sentence_is_predicted_as_the_unpadded_one(arch, task, options)
 def test_it_trains_on_text_and_its_output_keeps_the_mask_for_a_tag_per_step(arch, task, options):
     data = text_data(task, T=8)
     model = build_model(arch, data, options)
-    model.compile("adam", "sparse_categorical_crossentropy")
+    compiled(model, "adam", "sparse_categorical_crossentropy")
     train = data.splits["train"]
     history = model.fit(train.x, train.y, epochs=2, batch_size=3, verbose=0)
     assert np.all(np.isfinite(history.history["loss"]))

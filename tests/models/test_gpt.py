@@ -5,7 +5,7 @@ import pytest
 
 from seqlab import decoding
 from seqlab.data import load_dataset
-from seqlab.generate import language_next, recomputed_next
+from seqlab.tasks.language.generate import language_next, recomputed_next
 from seqlab.models import build_model
 from seqlab.models.gpt_steps import GPTSteps
 from seqlab.models.registry import steps_of

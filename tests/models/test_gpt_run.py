@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from seqlab.export import export_run
-from seqlab.generate import generate_text, run_tokenizer
+from seqlab.tasks.language.generate import generate_text, run_tokenizer
 from seqlab.runs import RunStore
 from seqlab.text import PAD_ID
 from seqlab.training import ExperimentSpec, run_experiment

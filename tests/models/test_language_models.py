@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from seqlab.data import load_dataset
-from seqlab.generate import generate_text
+from seqlab.tasks.language.generate import generate_text
 from seqlab.models import list_architectures
 from seqlab.runs import RunStore
 from seqlab.tasks.language import MARKOV_ALPHA

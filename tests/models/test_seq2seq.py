@@ -5,6 +5,7 @@ and its SavedModel translates strings in a fresh process without seqlab."""
 import numpy as np
 import pytest
 
+from tests.compiled import compiled
 from tests.fresh_process import without_seqlab
 
 OPTIONS = {"transform": "reverse", "samples": 300, "min_length": 2, "max_length": 5}
@@ -43,11 +44,11 @@ def test_every_attention_trains_and_its_step_agrees_with_the_teacher_forced_call
     import keras
 
     from seqlab.data.text_pairs import EOS_ID, START_ID, shift_right
-    from seqlab.translation import greedy_targets
+    from seqlab.tasks.translate.translation import greedy_targets
 
     keras.utils.set_random_seed(0)
     model = build(data, **options)
-    model.compile(optimizer=keras.optimizers.Adam(0.02), loss="sparse_categorical_crossentropy")
+    compiled(model, keras.optimizers.Adam(0.02), "sparse_categorical_crossentropy")
     train, val = data.splits["train"], data.splits["val"]
     before = model.evaluate(val.inputs, val.y, verbose=0)
     model.fit(train.inputs, train.y, epochs=2, batch_size=32, verbose=0)
@@ -64,7 +65,7 @@ def test_every_attention_trains_and_its_step_agrees_with_the_teacher_forced_call
 
 
 def test_beam_width_1_is_greedy_and_a_beam_keeps_its_best_first(data):
-    from seqlab.translation import translate
+    from seqlab.tasks.translate.translation import translate
 
     model = build(data, attention="bahdanau")
     texts = ["1234", "52"]
@@ -86,7 +87,7 @@ def test_beam_width_1_is_greedy_and_a_beam_keeps_its_best_first(data):
 
 
 def test_local_attention_returns_its_positions_and_local_m_reads_position_t(data):
-    from seqlab.translation import translate
+    from seqlab.tasks.translate.translation import translate
 
     [found] = translate(build(data, attention="local", half_width=1), data.tokenizer, data.target_tokenizer,
                         ["12345"])
@@ -111,8 +112,8 @@ def test_a_saved_model_translates_the_same_and_its_savedmodel_serves_strings_wit
     import keras
 
     from seqlab.models.registry import built_as
-    from seqlab.tasks.translate_serving import export_translator
-    from seqlab.translation import translate
+    from seqlab.tasks.translate.serving import export_translator
+    from seqlab.tasks.translate.translation import translate
 
     model = build(data, attention="luong", score="general", cell="lstm")
     path = tmp_path / "model.keras"
@@ -140,8 +141,8 @@ def test_an_image_captioner_attends_over_rows_and_its_savedmodel_captions_images
     import keras
 
     from seqlab.data import load_dataset
-    from seqlab.tasks.translate_serving import export_translator
-    from seqlab.translation import translate_sources
+    from seqlab.tasks.translate.serving import export_translator
+    from seqlab.tasks.translate.translation import translate_sources
 
     keras.utils.set_random_seed(0)
     captions = load_dataset("digit_names")

@@ -5,10 +5,11 @@ import numpy as np
 import pytest
 
 from seqlab import decoding
-from seqlab.generate import generate_text, language_next, recomputed_next
+from seqlab.tasks.language.generate import generate_text, language_next, recomputed_next
 from seqlab.models import build_model
 from seqlab.models.chain_steps import ChainSteps
 from seqlab.models.registry import steps_of
+from tests.compiled import compiled
 from tests.language_run import TINY_TEXT
 
 TINY = {
@@ -39,7 +40,7 @@ def test_a_tiny_epoch_trains_on_each_task(tiny, name, task):
     data = tiny[task]
     model = build_model(name, data, {**TINY[name], "dropout": 0.1})
     loss = "mse" if task in ("forecast", "regress") else "sparse_categorical_crossentropy"
-    model.compile(optimizer="adam", loss=loss)
+    compiled(model, "adam", loss)
     split = data.splits["train"]
     history = model.fit(split.x[:64], split.y[:64], epochs=1, batch_size=32, verbose=0)
     assert np.isfinite(history.history["loss"][0])

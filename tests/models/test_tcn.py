@@ -4,10 +4,11 @@ import numpy as np
 import pytest
 
 from seqlab import decoding
-from seqlab.generate import generate_text, language_next, recomputed_next
+from seqlab.tasks.language.generate import generate_text, language_next, recomputed_next
 from seqlab.models import build_model, get_architecture
 from seqlab.models.registry import steps_of
 from seqlab.models.chain_steps import ChainSteps
+from tests.compiled import compiled
 from tests.language_run import TINY_TEXT
 
 TINY = {"filters": 4, "kernel_size": 2, "layers": 2}
@@ -26,7 +27,7 @@ def language_run(tmp_path_factory):
 def test_a_tiny_epoch_trains_on_each_task(tiny, task):
     data = tiny[task]
     model = build_model("tcn", data, {**TINY, "dropout": 0.1})
-    model.compile(optimizer="adam", loss="mse" if task == "forecast" else "sparse_categorical_crossentropy")
+    compiled(model, "adam", "mse" if task == "forecast" else "sparse_categorical_crossentropy")
     split = data.splits["train"]
     history = model.fit(split.x[:64], split.y[:64], epochs=1, batch_size=32, verbose=0)
     assert np.isfinite(history.history["loss"][0])

@@ -6,6 +6,7 @@ import pytest
 
 from seqlab.models import build_model, list_architectures
 from seqlab.models.transformer import POOLINGS
+from tests.compiled import compiled
 from tests.models.test_cnn import text_data
 
 TINY = {"layers": 1, "heads": 2, "width": 8, "ff_units": 16, "dropout": 0.0}
@@ -58,7 +59,7 @@ def test_without_positions_live_to_work_is_work_to_live(positions, same):
 
 
 def train_loss(model: keras.Model, x, y, epochs: int, loss: str = "sparse_categorical_crossentropy") -> list[float]:
-    model.compile(keras.optimizers.Adam(0.01), loss)
+    compiled(model, keras.optimizers.Adam(0.01), loss)
     return model.fit(x, y, epochs=epochs, batch_size=8, verbose=0).history["loss"]
 
 

@@ -5,6 +5,7 @@ tokens, a saved model translates the same and its SavedModel serves strings in a
 import numpy as np
 import pytest
 
+from tests.compiled import compiled
 from tests.fresh_process import without_seqlab
 
 OPTIONS = {"transform": "reverse", "samples": 300, "min_length": 2, "max_length": 5}
@@ -31,7 +32,7 @@ def trained(data):
 
     keras.utils.set_random_seed(0)
     model = build(data)
-    model.compile(optimizer=keras.optimizers.Adam(0.01), loss="sparse_categorical_crossentropy")
+    compiled(model, keras.optimizers.Adam(0.01), "sparse_categorical_crossentropy")
     val = data.splits["val"]
     before = model.evaluate(val.inputs, val.y, verbose=0)
     model.fit(data.splits["train"].inputs, data.splits["train"].y, epochs=4, batch_size=32, verbose=0)
@@ -70,7 +71,7 @@ def test_cached_steps_equal_the_teacher_forced_call_at_every_position(data, opti
 
 def test_greedy_is_the_argmax_of_the_full_call_fed_its_own_output(data, trained):
     from seqlab.data.text_pairs import EOS_ID, START_ID, shift_right
-    from seqlab.translation import greedy_targets
+    from seqlab.tasks.translate.translation import greedy_targets
 
     model, _, _ = trained
     x = data.splits["val"].x
@@ -81,7 +82,7 @@ def test_greedy_is_the_argmax_of_the_full_call_fed_its_own_output(data, trained)
 
 
 def test_beam_width_1_is_greedy_and_the_attention_map_reads_the_real_source_tokens(data, trained):
-    from seqlab.translation import translate
+    from seqlab.tasks.translate.translation import translate
 
     model, _, _ = trained
     texts = ["1234", "52", "98765"]
@@ -100,7 +101,7 @@ def test_beam_width_1_is_greedy_and_the_attention_map_reads_the_real_source_toke
 
 def test_free_running_loss_equals_decoding_by_full_calls_without_a_cache(data, trained):
     from seqlab.data.text_pairs import START_ID
-    from seqlab.translation import free_running_loss
+    from seqlab.tasks.translate.translation import free_running_loss
 
     model, _, _ = trained
     x, y = data.splits["val"].x[:40], data.splits["val"].y[:40]
@@ -120,8 +121,8 @@ def test_a_saved_model_translates_the_same_and_its_savedmodel_serves_strings_wit
     import keras
 
     from seqlab.models.registry import built_as
-    from seqlab.tasks.translate_serving import export_translator
-    from seqlab.translation import translate
+    from seqlab.tasks.translate.serving import export_translator
+    from seqlab.tasks.translate.translation import translate
 
     model, _, _ = trained
     texts = ["123", "98765", "4", "5521"]
@@ -152,7 +153,7 @@ def test_an_image_captioner_reads_rows_of_numbers(tmp_path):
     import keras
 
     from seqlab.data import load_dataset
-    from seqlab.translation import translate_sources
+    from seqlab.tasks.translate.translation import translate_sources
 
     keras.utils.set_random_seed(0)
     captions = load_dataset("digit_names")
@@ -167,7 +168,7 @@ def test_an_image_captioner_reads_rows_of_numbers(tmp_path):
 def test_decoding_refuses_a_model_of_no_architecture():
     import keras
 
-    from seqlab.translation import decode_ids
+    from seqlab.tasks.translate.translation import decode_ids
 
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, name="decoder")], name="plain")
     with pytest.raises(ValueError, match="was not built by a seqlab architecture"):

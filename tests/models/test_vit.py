@@ -9,6 +9,7 @@ import pytest
 from seqlab.data.sequence_data import Split
 from seqlab.models import build_model, list_architectures
 from seqlab.models.vit import image_size
+from tests.compiled import compiled
 from tests.models.test_cnn import text_data
 
 TINY = {"patch_size": 4, "layers": 1, "heads": 2, "width": 8, "ff_units": 16, "dropout": 0.0}
@@ -21,7 +22,7 @@ def test_it_learns_digits_from_patches(tiny):
     model = build_model("vit", data, TINY)
     assert model.get_layer("patches").output.shape == (None, 4, 16)  # four 4x4 patches
     train = data.splits["train"]
-    model.compile(keras.optimizers.Adam(0.01), "sparse_categorical_crossentropy")
+    compiled(model, keras.optimizers.Adam(0.01), "sparse_categorical_crossentropy")
     losses = model.fit(train.x[:256], train.y[:256], epochs=5, batch_size=32, verbose=0).history["loss"]
     assert losses[-1] < 0.7 * losses[0]  # ln 10 = 2.30 at chance
 

@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from seqlab.tasks.translation_scores import bleu, chrf, exact_match, token_accuracy
+from seqlab.tasks.translate.scores import bleu, chrf, exact_match, token_accuracy
 
 
 def test_exact_match_counts_whole_strings():

@@ -360,13 +360,18 @@ class HMM(keras.layers.Layer):
         def next_fn(tokens, state):
             if not self.built:
                 self.build()
-            e, m = self._inputs(np.asarray(tokens), None)
-            prediction = self._forward(e, m, initial=None if state is None else ops.convert_to_tensor(state))[4]
-            prediction = prediction - ops.logsumexp(prediction, axis=-1, keepdims=True)
-            log_probs = ops.logsumexp(prediction[:, :, None] + self.log_B[None], axis=1)  # (rows, V)
+            log_probs, prediction = self.read_next(tokens, None if state is None else ops.convert_to_tensor(state))
             return ops.convert_to_numpy(log_probs), ops.convert_to_numpy(prediction)
 
         return next_fn
+
+    def read_next(self, ids, prediction=None):
+        """After ids `(rows, n)` from the prediction $\\log p(z \\mid \\text{before})$ `(rows, K)` (`None`:
+        $\\log \\pi$): the next token's log-probabilities `(rows, V)` and the new prediction, in `keras.ops`."""
+        e, m = self._inputs(ids, None)
+        prediction = self._forward(e, m, initial=prediction)[4]
+        prediction = prediction - ops.logsumexp(prediction, axis=-1, keepdims=True)
+        return ops.logsumexp(prediction[:, :, None] + self.log_B[None], axis=1), prediction  # (rows, V)
 
     def get_config(self):
         config = {"states": self.states, "vocab_size": self.vocab_size, "seed": self.seed}

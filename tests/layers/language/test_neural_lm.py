@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from seqlab.layers.language import NeuralLanguageModel
+from tests.compiled import compiled
 
 from ..layer_test import run_layer_test
 
@@ -44,7 +45,7 @@ def test_logits_are_f_w_before_the_softmax():
 
 def test_a_tiny_corpus_is_learned_in_a_few_steps():
     lm = model()
-    lm.compile(optimizer=keras.optimizers.Adam(0.05), loss="sparse_categorical_crossentropy")
+    compiled(lm, keras.optimizers.Adam(0.05), "sparse_categorical_crossentropy")
     history = lm.fit(WINDOWS, NEXT, epochs=30, batch_size=len(WINDOWS), verbose=0).history["loss"]
     assert history[-1] < 0.2 * history[0]
     np.testing.assert_array_equal(np.asarray(lm(WINDOWS)).argmax(axis=-1), NEXT)

@@ -1,0 +1,102 @@
+"""The runs table: one row per run, what it is and how well it does against its best baseline, as Models,
+Lessons and Compare show it; bars of a metric shared by its rows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from seqlab.app.format import best_baseline, metric_label, metric_value, primary_metric, skill
+from seqlab.app.results import IMPORTED, model_title, target_unit, task_of
+from seqlab.app.task_views import OUTPUT_TEXT, view_of
+from seqlab.plots import runs_comparison
+from seqlab.runs import Run
+from seqlab.tasks.metrics import METRICS
+
+SKILL_HELP = ("How much better than the best baseline; positive: the model beats every baseline. Errors: "
+              "1 − model / best baseline, in %. Accuracy: percentage points over the best baseline.")
+
+
+# How the columns of ``runs_table`` are shown wherever it is drawn (Models, Lessons, Compare).
+RUN_COLUMNS = {
+    "run": st.column_config.TextColumn("run", width="medium", help="The run's folder name (its id)."),
+    "name": st.column_config.TextColumn(
+        "name", width="large",
+        help="Your name for the run, or its preset's: the preset and what sets the run apart (rename it on Models)."),
+    "origin": st.column_config.TextColumn(
+        help=f"trained here, or {IMPORTED}: added from someone's run zip; its SavedModel loads only if you trust it."),
+    "metric": st.column_config.TextColumn(help="The task's main test metric, with its unit."),
+    "test": st.column_config.NumberColumn("value", format="%.4g", help="The run's test value of that metric."),
+    "best baseline": st.column_config.NumberColumn(format="%.4g", help="The best baseline's value of that metric."),
+    "skill": st.column_config.NumberColumn("skill", format="%+.1f", help=SKILL_HELP),
+    "MAE": st.column_config.NumberColumn(format="%.4g", help="Forecast and regression runs: test MAE."),
+    "RMSE": st.column_config.NumberColumn(format="%.4g"),
+    "MAPE %": st.column_config.NumberColumn(format="%.3g"),
+    "params": st.column_config.NumberColumn(format="%d"),
+    "train s": st.column_config.NumberColumn("training time (s)", format="%.1f"),
+    "created": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
+}
+
+
+def runs_table(runs: list[Run]) -> pd.DataFrame:
+    """One row per run: what, how well against its best baseline, how big, where, when."""
+    rows = []
+    for run in runs:
+        model = run.metrics.get("model", {})
+        task = task_of(run)
+        key = primary_metric(run.metrics, task)
+        _, base = best_baseline(run.metrics, task=task)
+        _, unit = target_unit(run)
+        rows.append(
+            {
+                "run": run.run_id,
+                "name": run.name or "",
+                "origin": IMPORTED if run.imported else "trained here",
+                "dataset": run.meta.dataset,
+                "task": task_of(run),
+                "model": model_title(run.meta.model),
+                "status": run.status,
+                "epochs": run.meta.epochs_run,
+                "metric": metric_label(key, unit) if key else "",
+                "test": metric_value(key, model.get(key)) if key else np.nan,
+                "best baseline": metric_value(key, base.get(key)) if key and base else np.nan,
+                "skill": skill(run.metrics, task=task),
+                "MAE": model.get("mae", np.nan),
+                "RMSE": model.get("rmse", np.nan),
+                "MAPE %": model.get("mape", np.nan),
+                "sMAPE %": model.get("smape", np.nan),
+                "MASE": model.get("mase", np.nan),
+                "params": run.meta.parameters,
+                "train s": run.meta.train_seconds,
+                "device": run.meta.device,
+                "created": pd.to_datetime(run.meta.created, errors="coerce"),
+            }
+        )
+    table = pd.DataFrame(rows)
+    # Forecast-only columns (MAE, RMSE, MAPE, sMAPE, MASE) stay out when no run has them.
+    return table.dropna(axis=1, how="all") if len(table) else table
+
+
+def comparison_figure(table: pd.DataFrame, title: str):
+    """Bars of each run's test value beside its best baseline's; the rows of ``runs_table``
+    must share one metric (its label reads ``MAE (GW)``). Errors on a log axis: one run far
+    off (a diverged one, an untrained baseline) would flatten the winners' bars."""
+    name, _, unit = table["metric"].iloc[0].partition(" (")
+    error = not any(m.higher_is_better for m in METRICS.values() if m.name == name)
+    return runs_comparison(
+        [f"{r.model} · {r.run[:15]}" for r in table.itertuples()],
+        table["test"].tolist(), table["best baseline"].tolist(), metric=name, unit=unit.rstrip(")"), title=title,
+        log_y=error,
+    )
+
+
+def io_summary(run: Run) -> str:
+    """``96 steps × 3 features (Demand, ...) → 48 steps of Demand``, per task."""
+    meta = run.meta
+    features = meta.features
+    inputs = f"{meta.lookback} steps × {len(features)} features"
+    if len(features) <= 4:
+        inputs += f" ({', '.join(features)})"
+    outputs = view_of(OUTPUT_TEXT, task_of(run), lambda meta: meta.target)(meta)
+    return f"input {inputs} → {outputs}"
