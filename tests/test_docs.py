@@ -25,7 +25,7 @@ from seqlab import cli
 from seqlab.cli_reference import subcommands
 from seqlab.data import list_datasets
 from seqlab.models import list_architectures
-from seqlab.training import ExperimentSpec
+from seqlab.training import ExperimentSpec, jobs
 
 REPO = Path(__file__).resolve().parents[1]
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md")), REPO / "bench" / "README.md"]
@@ -95,6 +95,7 @@ def command_problem(argv: list[str], monkeypatch, tmp_path) -> str | None:
     monkeypatch.setattr(cli, "quiet_tensorflow_import", stop_before_training)
     # This process runs Keras on TensorFlow already; argparse has checked --backend's value against BACKENDS.
     monkeypatch.setattr(cli, "choose_backend", lambda name: None)
+    monkeypatch.setattr(jobs, "JobManager", lambda *args, **kwargs: stop_before_training())  # under jax: no TF start-up
     with redirect_stderr(stderr), redirect_stdout(io.StringIO()):
         try:
             code = cli.main([*argv, "--runs-dir", str(tmp_path / "runs")] if args.command in ("train", "runs") else argv)

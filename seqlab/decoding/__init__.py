@@ -58,7 +58,7 @@ from seqlab.decoding.step import Generated, NextFn, TokenChoice, context_next, l
 # Greedy decoding and sampling are written in keras.ops: they load on first use, so that checking a decoding
 # argument (the CLI's parser, the listing commands) never starts Keras and TensorFlow.
 _IN_KERAS = {
-    "greedy": "greedy",
+    "greedy": "greedy_search",
     **{name: "sampling" for name in ("draw", "filtered", "keep_top_k", "keep_top_p", "sample", "with_temperature")},
 }
 
