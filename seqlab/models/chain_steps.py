@@ -28,7 +28,7 @@ import numpy as np
 from keras import ops
 
 from seqlab.layers import LastRealStep
-from seqlab.models.steps import Steps
+from seqlab.models.steps import OneStepSteps
 
 # The classes that act on each step alone, so reading them one step at a time is exact.
 POSITION_WISE = (keras.layers.Embedding, keras.layers.Dense, keras.layers.Dropout, keras.layers.Normalization,
@@ -60,7 +60,7 @@ class OneStep(keras.Model):
         return [outputs[:, 0], *state]
 
 
-class ChainSteps(Steps):
+class ChainSteps(OneStepSteps):
     """A chain of position-wise layers and carriers of the classes ``carrying``, one step at a time (module docstring).
 
     Args:
@@ -68,8 +68,6 @@ class ChainSteps(Steps):
         carrying: the layer classes that carry a state (``TemporalConvNet``; the state-space layers).
         family: the architectures these steps run, for the refusal's message.
     """
-
-    in_graph = True
 
     def __init__(self, model: keras.Model, carrying: tuple[type, ...], family: str):
         layers = model.layers[1:]  # layers[0] is the input
@@ -85,33 +83,17 @@ class ChainSteps(Steps):
         self.layers = layers
         self.carried_by = [layer for layer in layers if isinstance(layer, carrying)]
         self.carriers = {id(layer): len(layer.initial_state(1)) for layer in self.carried_by}
-        self._one_step = None  # compiled on the first ``next``
 
     def start(self, rows: int) -> tuple:
         """Every carrier's state before the first step (zeros): what the whole-sequence call starts from."""
         return tuple(np.asarray(part) for layer in self.carried_by for part in layer.initial_state(rows))
 
-    def next(self, x, state, t):
-        output, *state = self.one_step.predict_on_batch([np.asarray(x), *state])
-        return output, tuple(state)
-
-    @property
-    def one_step(self) -> OneStep:
-        if self._one_step is None:
-            self._one_step = OneStep(self.layers, self.carriers, name="one_step")
-        return self._one_step
+    def build_one_step(self) -> OneStep:
+        return OneStep(self.layers, self.carriers, name="one_step")
 
     def initial(self, rows) -> dict:
         parts = (part for layer in self.carried_by for part in layer.initial_state(rows))
         return {f"state_{i}": ops.convert_to_tensor(part) for i, part in enumerate(parts)}
-
-    def step(self, x, state, t):
-        output, *new = self.one_step([x, *(state[f"state_{i}"] for i in range(len(state)))])
-        return output, {f"state_{i}": s for i, s in enumerate(new)}
-
-    def carried(self) -> dict:
-        """``state_0 ..``: every carrier's parts in order, shape per row."""
-        return {f"state_{i}": tuple(s.shape[1:]) for i, s in enumerate(self.start(1))}
 
     def read(self, xs, state, training: bool = False):
         """``(outputs (B, s, ...), state)`` after ``xs`` ``(B, s, ...)``: one pass per carrier."""

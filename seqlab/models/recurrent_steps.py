@@ -24,7 +24,7 @@ import keras
 import numpy as np
 from keras import ops
 
-from seqlab.models.steps import Steps
+from seqlab.models.steps import OneStepSteps
 
 # The classes that act on each step alone, so stepping them one step at a time is exact.
 POSITION_WISE = (keras.layers.Embedding, keras.layers.Dense, keras.layers.Dropout, keras.layers.Normalization)
@@ -68,13 +68,11 @@ class OneStep(keras.Model):
         return [x, *carried]
 
 
-class RecurrentSteps(Steps):
+class RecurrentSteps(OneStepSteps):
     """A chain of position-wise and recurrent layers, one step at a time (module docstring).
 
     ``free_runs``: a forecast may run it on its own predictions from the window's end (the ESN's free run).
     """
-
-    in_graph = True
 
     def __init__(self, model: keras.Model, free_runs: bool = False):
         self.free_runs = free_runs
@@ -87,32 +85,16 @@ class RecurrentSteps(Steps):
             if isinstance(layer, keras.layers.RNN) else layer
             for layer in self.layers
         ]  # fmt: skip
-        self._one_step = None  # compiled on the first ``next``: TBPTT never needs it
 
     def start(self, rows: int) -> tuple:
         """Every cell's initial state for ``rows`` rows."""
         return tuple(s for cell in self.cells for s in cell.get_initial_state(batch_size=rows))
 
-    def next(self, x, state, t):
-        output, *state = self.one_step.predict_on_batch([np.asarray(x), *state])
-        return output, tuple(state)
-
-    @property
-    def one_step(self) -> OneStep:
-        if self._one_step is None:
-            self._one_step = OneStep(self.layers, self.counts, name="one_step")
-        return self._one_step
+    def build_one_step(self) -> OneStep:  # compiled on the first step: TBPTT never needs it
+        return OneStep(self.layers, self.counts, name="one_step")
 
     def initial(self, rows) -> dict:
         return {f"state_{i}": s for i, s in enumerate(self.start(rows))}
-
-    def step(self, x, state, t):
-        output, *new = self.one_step([x, *(state[f"state_{i}"] for i in range(len(state)))])
-        return output, {f"state_{i}": s for i, s in enumerate(new)}
-
-    def carried(self) -> dict:
-        """``state_0 ..``: every cell's ``h`` (and ``c``) in order, ``(units,)`` each."""
-        return {f"state_{i}": tuple(s.shape[1:]) for i, s in enumerate(self.start(1))}
 
     def read(self, xs, state, training: bool = False):
         """``(outputs (B, s, ...), state)``: every layer over ``xs`` ``(B, s, ...)`` from ``state``."""

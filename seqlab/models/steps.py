@@ -79,3 +79,33 @@ class Steps:
         """``{name: shape per row}`` of the tensors that pass from one step to the next: the signature of a
         serving endpoint that steps the model (a translation decoder's ``decode_step``)."""
         raise NotImplementedError(f"{type(self).__name__} is not served one step at a time.")
+
+
+class OneStepSteps(Steps):
+    """The steps of a chain of layers whose carried state is a tuple of tensors (``start``; ``initial`` names them
+    ``state_0, state_1, ...``), run by one Keras model ``[x, *state] -> [output, *state]`` that a family builds
+    (``build_one_step``), compiled on the first step."""
+
+    in_graph = True
+    _one_step = None
+
+    def build_one_step(self) -> keras.Model:
+        raise NotImplementedError
+
+    @property
+    def one_step(self) -> keras.Model:
+        if self._one_step is None:
+            self._one_step = self.build_one_step()
+        return self._one_step
+
+    def next(self, x, state, t):
+        output, *state = self.one_step.predict_on_batch([np.asarray(x), *state])
+        return output, tuple(state)
+
+    def carried(self) -> dict:
+        """``state_0 ..``: the parts of ``start`` in order (a recurrent cell's ``h`` and ``c``), shape per row."""
+        return {f"state_{i}": tuple(s.shape[1:]) for i, s in enumerate(self.start(1))}
+
+    def step(self, x, state, t):
+        output, *new = self.one_step([x, *(state[f"state_{i}"] for i in range(len(state)))])
+        return output, {f"state_{i}": s for i, s in enumerate(new)}
