@@ -6,7 +6,7 @@ from seqlab.app import cache, results, state
 from seqlab.app.tasks import classify_view as view
 from seqlab.app.inspect import inspect_view
 from seqlab.app.entry import require_entry
-from seqlab.app.lessons.lesson_views import run_title
+from seqlab.app.run_table import run_title
 
 require_entry(__file__)  # a cold deep link ran this page alone: go through the entry script
 

@@ -52,8 +52,9 @@ else:
     st.subheader("Runs, best first")
     compare_view.table_section(compare_view.compare_table(picked), key="compare.table")
     st.caption(
-        "Value: the task's main test metric; skill: how much better than the best baseline. Rows are ordered "
-        "per dataset and metric, best first (lowest error, highest accuracy)."
+        "Value: the task's main test metric; skill: how much better than the baseline named beside it, the "
+        "strongest one every run on the dataset was scored against. Rows are ordered per dataset and metric by "
+        "skill, best first."
     )
 
 st.subheader("Leaderboard per dataset")

@@ -6,7 +6,7 @@ import functools
 import pandas as pd
 import streamlit as st
 
-from seqlab.app import deletion, renaming, results, run_table, state
+from seqlab.app import deletion, projector_style, renaming, results, run_table, sharing, state, who
 from seqlab.app.entry import require_entry
 from seqlab.app.format import literal
 from seqlab.app.uploads.model_upload import own_data_view, upload_view
@@ -25,12 +25,13 @@ def upload_expander() -> None:
 
 st.title("Models")
 store = state.store()
-st.caption(f"Every trained run in `{store.root}`: one folder each, with its spec, metrics, Keras model and SavedModel.")
+st.caption(f"Every trained run in `{store.root}`: one folder each, with its spec, metrics, Keras model and SavedModel."
+           + (" On this classroom server: your runs, the class's and those others share." if who.classroom() else ""))
 runs, broken = store.scan()
 for name, reason in sorted(broken.items()):
     with st.container(border=True):
         st.warning(f"The folder `{name}` is not a readable run: {reason}", icon=":material/folder_off:")
-        deletion.delete_button(name, key="models")
+        deletion.delete_button(name, key="models", refused=store.refusal(name))
         deletion.confirm_delete(store, name, f"the broken run `{name}`", key="models")
 
 if not runs:
@@ -46,13 +47,11 @@ if not runs:
     st.stop()
 
 table = run_table.runs_table(runs)
-st.dataframe(
+projector_style.show_table(
     table,
-    hide_index=True,
-    width="stretch",
-    column_order=["run", "name", "origin", "dataset", "model", "status", "epochs", "metric", "test", "best baseline",
-                  "skill", "MAE", "RMSE", "MAPE %", "params", "device", "created"],
-    column_config=run_table.RUN_COLUMNS,
+    ["run", "name", *(["owner"] if who.classroom() else []), "origin", "dataset", "model", "status", "epochs",
+     "metric", "test", "best baseline", "skill", "MAE", "RMSE", "MAPE %", "params", "device", "created"],
+    run_table.RUN_COLUMNS,
 )
 if len(runs) > 1:
     st.page_link("pages/compare.py", label="Compare these runs: curves, table, leaderboard", icon=":material/compare_arrows:")
@@ -93,9 +92,10 @@ with actions[1]:
                  disabled=again is None, help="Open Train with this run's settings, ready to change and train."):
         st.switch_page("pages/train.py", query_params=again)
 with actions[2]:
-    deletion.delete_button(run_id, key="models")
+    deletion.delete_button(run_id, key="models", refused=store.refusal(run_id))
 deletion.confirm_delete(store, run_id, f"run `{run_id}`", key="models", forget=("models.run",))
 renaming.rename_form(store, run, key="models")
+sharing.share_switch(store, run, key="models")
 
 overview, history, serve, spec = st.tabs(["Metrics and forecasts", "Loss history", "Load SavedModel and predict", "Spec and metadata"])
 

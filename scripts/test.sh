@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what the tests need and run the whole suite (the README's test command).
 # Extra arguments go to pytest, e.g. `bash scripts/test.sh -m "not browser"`. The tests run on two
-# workers (pytest-xdist), each taking whole test files, so a file's shared fixtures are built once;
+# workers (pytest-xdist), each taking whole test files, so a file's shared fixtures are built once, the
+# costliest first (tests/scheduling.py);
 # SEQLAB_TEST_WORKERS=0 runs them in this process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +22,7 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 
 set +e
-python -m pytest -n "${SEQLAB_TEST_WORKERS:-2}" --dist loadfile "$@"
+python -m pytest -n "${SEQLAB_TEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder "$@"
 status=$?
 set -e
 if [ "$status" = 5 ]; then  # pytest's "no tests collected" is a failure here

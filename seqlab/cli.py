@@ -265,7 +265,7 @@ def cmd_runs(args) -> int:
     for r in runs:
         named = f"  {r.name!r}" if r.name else ""  # quoted: a name may hold blanks
         badge = "  [imported]" if r.imported else ""
-        print(f"{r.run_id:<40} {r.status:<10} {scores_line(r)}{named}{badge}")
+        print(f"{r.run_id:<40} {r.status:<10} {scores_line(r)}{skill_text(r)}{named}{badge}")
     for name, reason in broken.items():
         print(f"broken: {name}: {one_line(reason)} (remove it: python -m seqlab delete {shlex.quote(name)})",
               file=sys.stderr)
@@ -707,6 +707,22 @@ def scores_line(run: Run) -> str:
         metric = get_metric(key)
         parts.append(f"{metric.name} {displayed(key, model[key])} {metric.unit_for(unit)}".rstrip())
     return "  ".join(parts)
+
+
+def skill_text(run: Run) -> str:
+    """``  skill +3.7 points over unigram_and_majority``: the headline metric against its best baseline, as the
+    dashboard reads it (``Metric.skill``: % for an error, points for an accuracy); ``""`` without a baseline."""
+    model = run.metrics["model"]
+    keys = shown_metrics(model, run.meta.task)
+    if not keys:
+        return ""
+    metric = get_metric(keys[0])
+    baselines = run.metrics.get("baselines", {})
+    best = metric.best({name: values.get(metric.key) for name, values in baselines.items()})
+    gain = metric.skill(model.get(metric.key), baselines[best].get(metric.key)) if best else math.nan
+    if not math.isfinite(gain):
+        return ""
+    return f"  skill {gain:+.1f} {'points' if metric.higher_is_better else '%'} over {best}"
 
 
 def metrics_table(run: Run, metrics: dict | None = None) -> str:

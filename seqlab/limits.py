@@ -8,7 +8,14 @@ file named by ``SEQLAB_CONFIG``, else the defaults below (sized for a laptop)::
     max_parameters = 1_000_000
     max_concurrent_jobs = 4
 
-Every call of ``current_limits()`` reads them again, so a server picks up an
+The same file's ``[classroom]`` table holds the teacher's key (``teacher_key``,
+else ``SEQLAB_TEACHER_KEY``; none by default: then every session is the
+teacher)::
+
+    [classroom]
+    teacher_key = "a phrase only the teacher knows"
+
+Every call of ``current_limits()`` and ``teacher_key()`` reads them again, so a server picks up an
 edited file without a restart. A bad value is a ValueError naming the variable
 (or the file and key) and what it must be. The file is read within 64 KB and
 100 levels of nesting (``seqlab.bounded_json``).
@@ -23,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CONFIG_ENV = "SEQLAB_CONFIG"
+TEACHER_KEY_ENV = "SEQLAB_TEACHER_KEY"
 MB = 1024 * 1024
 
 
@@ -87,32 +95,53 @@ def _positive_int(given, where: str) -> int:
     return value
 
 
-def _from_file(path: str) -> dict:
+def _config_table(name: str, keys: tuple[str, ...]) -> dict:
+    """The table ``[name]`` of the ``SEQLAB_CONFIG`` file (``{}``: no file named, or no such table), its keys
+    checked to be among ``keys``."""
     from seqlab.bounded_json import CONFIG_FILE_BYTES, read_toml  # it imports seqlab.inputs (pandas): import late
 
+    path = os.environ.get(CONFIG_ENV)
+    if not path:
+        return {}
     file = Path(path)
     if not file.is_file():
         raise ValueError(f"{CONFIG_ENV} names {path!r}, which is not a file; point it to a TOML file or unset it.")
     try:
-        table = read_toml(file, "config file", CONFIG_FILE_BYTES).get("limits", {})
+        table = read_toml(file, "config file", CONFIG_FILE_BYTES).get(name, {})
     except ValueError as err:
         raise ValueError(f"The config file {path} ({CONFIG_ENV}) cannot be read: {err}") from None
     if not isinstance(table, dict):
-        raise ValueError(f"[limits] in {path} must be a table of key = value lines.")
-    unknown = sorted(set(table) - set(FIELDS))
+        raise ValueError(f"[{name}] in {path} must be a table of key = value lines.")
+    unknown = sorted(set(table) - set(keys))
     if unknown:
-        raise ValueError(f"Unknown key(s) {unknown} in [limits] of {path}; valid keys: {', '.join(FIELDS)}.")
-    return {key: _positive_int(value, f"{key} in {path}") for key, value in table.items()}
+        raise ValueError(f"Unknown key(s) {unknown} in [{name}] of {path}; valid keys: {', '.join(keys)}.")
+    return table
 
 
 def current_limits() -> Limits:
     """The limits in force now: environment over config file over defaults."""
-    values = _from_file(os.environ[CONFIG_ENV]) if os.environ.get(CONFIG_ENV) else {}
+    path = os.environ.get(CONFIG_ENV)
+    values = {key: _positive_int(value, f"{key} in {path}") for key, value in _config_table("limits", FIELDS).items()}
     for field, name in ENV.items():
         text = os.environ.get(name, "")
         if text.strip():
             values[field] = _positive_int(text, name)
     return Limits(**values)
+
+
+def teacher_key() -> str | None:
+    """The server's teacher key: ``SEQLAB_TEACHER_KEY``, else ``teacher_key`` in the config file's
+    ``[classroom]``; ``None`` when neither sets one (then every session is the teacher)."""
+    given = os.environ.get(TEACHER_KEY_ENV, "")
+    if given.strip():
+        return given.strip()
+    given = _config_table("classroom", ("teacher_key",)).get("teacher_key")
+    if given is None:
+        return None
+    if not isinstance(given, str) or not given.strip():
+        raise ValueError(f"teacher_key in [classroom] of {os.environ[CONFIG_ENV]} must be non-empty text; "
+                         "write it in quotes, or remove it for a server without a teacher key.")
+    return given.strip()
 
 
 def limit_hint(field: str) -> str:

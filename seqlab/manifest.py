@@ -39,11 +39,12 @@ from pathlib import Path
 from seqlab.bounded_json import MANIFEST_BYTES, read_json
 from seqlab.inputs import open_regular
 from seqlab.run_name import NAME_FILE
+from seqlab.run_owner import OWNER_FILE
 
 MANIFEST = "manifest.json"
-# Files a run keeps outside its signature: the manifest itself, and the user's name for the run
-# (``seqlab.run_name``: a label that renaming replaces, never code or a result).
-UNSIGNED = (MANIFEST, NAME_FILE)
+# Files a run keeps outside its signature: the manifest itself, the user's name for the run and who owns it
+# (``seqlab.run_name``, ``seqlab.run_owner``: labels that renaming and sharing replace, never code or a result).
+UNSIGNED = (MANIFEST, NAME_FILE, OWNER_FILE)
 FORMAT = 1
 HOME_ENV = "SEQLAB_HOME"
 KEY_FILE = "signing.key"

@@ -13,6 +13,8 @@ A run folder holds::
     manifest.json     SHA-256 of every file above, signed with this user's key (``seqlab.manifest``); an
                       imported run's marks it imported, inside the signature (``seqlab.run_import``)
     name.json         the user's name for the run, if any (``seqlab.run_name``; unsigned, ``rename`` changes it)
+    owner.json        the browser session it belongs to and whether it is shared, if any (``seqlab.run_owner``;
+                      unsigned, ``set_ownership`` changes it)
 
 A run id is a plain folder name directly under the root: ``path_of`` refuses
 anything else (``..``, absolute paths, links, long names), and reading,
@@ -62,6 +64,7 @@ from seqlab.inputs import open_regular
 from seqlab.manifest import imported_from, inconsistency, write_manifest
 from seqlab.run_meta import RunMeta, check_history, check_metrics
 from seqlab.run_name import NAME_FILE, check_name, read_name, write_name
+from seqlab.run_owner import OWNER_FILE, Ownership, read_ownership, write_ownership
 from seqlab.scratch import STORE_MARK, claims_store, is_scratch, is_store, make_scratch, mark_store
 from seqlab.training.spec import check_spec
 
@@ -89,6 +92,7 @@ class Run:
     history: dict = field(default_factory=dict)
     name: str | None = None  # the user's name for it (``name.json``), ``None`` when it has none
     imported: dict | None = None  # where an imported run came from (``seqlab.run_import``); ``None``: trained here
+    ownership: Ownership = field(default_factory=Ownership)  # ``owner.json``: the local user's when it has none
 
     @property
     def status(self) -> str:
@@ -251,7 +255,8 @@ class RunStore:
         try:
             _check_plain_files(path)  # before anything is opened: a pipe would block the reader
             spec, meta, metrics, history = run_files(path)
-            run = Run(run_id, path, spec, meta, metrics, history, read_name(path), imported_from(path))
+            run = Run(run_id, path, spec, meta, metrics, history, read_name(path), imported_from(path),
+                      read_ownership(path))
             problem = inconsistency(path) or _model_problem(path)
         except ValueError as err:
             raise ValueError(f"Run {run_id!r}: {err}") from None
@@ -266,15 +271,25 @@ class RunStore:
         then renamed over the old one; nothing else in the run changes.
         """
         name = check_name(name)
+        self._replace_label(run_id, NAME_FILE, lambda folder: write_name(folder, name))
+
+    def set_ownership(self, run_id: str, ownership: Ownership) -> None:
+        """Record who run ``run_id`` belongs to and whether it is shared (``seqlab.run_owner``), atomically as
+        ``rename``; the rights to do so are ``seqlab.ownership``'s to check."""
+        self._replace_label(run_id, OWNER_FILE, lambda folder: write_ownership(folder, ownership))
+
+    def _replace_label(self, run_id: str, file: str, write: Callable[[Path], None]) -> None:
+        """Replace the unsigned ``file`` of run ``run_id`` by what ``write(folder)`` puts in a hidden folder:
+        written and fsynced there, then renamed over the old one; nothing else in the run changes."""
         path = self.path_of(run_id)
         if not path.is_dir():
             raise ValueError(f"Unknown run {run_id!r} in {self.root}.")
         tmp = make_scratch(self.root)
         try:
             with _locked(tmp), _locked(path):  # sweep leaves the staged file alone; a delete waits
-                write_name(tmp, name)
-                _fsync(tmp / NAME_FILE)
-                os.replace(tmp / NAME_FILE, path / NAME_FILE)
+                write(tmp)
+                _fsync(tmp / file)
+                os.replace(tmp / file, path / file)
                 _fsync(path)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)

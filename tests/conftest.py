@@ -7,6 +7,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import keras  # noqa: E402
 import pytest  # noqa: E402
 
+pytest_plugins = ["tests.scheduling"]  # the costliest test files first
+
 
 @pytest.fixture(autouse=True)
 def _seed():
@@ -23,10 +25,11 @@ def seqlab_home(tmp_path_factory):
 
 @pytest.fixture(scope="session", autouse=True)
 def default_limits():
-    """The classroom limits at their defaults: a SEQLAB_MAX_* or SEQLAB_CONFIG of the shell must not leak in."""
-    from seqlab.limits import CONFIG_ENV, ENV
+    """The classroom limits at their defaults: a SEQLAB_MAX_*, SEQLAB_CONFIG or SEQLAB_TEACHER_KEY of the shell must
+    not leak in."""
+    from seqlab.limits import CONFIG_ENV, ENV, TEACHER_KEY_ENV
 
-    for name in (CONFIG_ENV, *ENV.values()):
+    for name in (CONFIG_ENV, TEACHER_KEY_ENV, *ENV.values()):
         os.environ.pop(name, None)
 
 

@@ -23,13 +23,18 @@ def test_the_recurrent_lessons_open_the_lecture_in_its_order():
     ]
 
 
+# A lesson that needs longer than a minute, and why: BERT trains on the dates until their blanks are learned (20
+# epochs), beside the movie-review run that shows what a minute does not learn.
+SECONDS = {"bert-masking": 90}
+
+
 @pytest.mark.parametrize("name", LESSONS.names())
 def test_every_lesson_is_complete(name):
     lesson = LESSONS.get(name)
     assert lesson.topic and lesson.text and lesson.notice and "TODO" not in lesson.notice
     assert lesson.layers and all(equations(layer_class(path)) for path in lesson.layers)
     assert lesson.view in LESSON_VIEWS
-    assert 0 < lesson.seconds <= 60  # measured on 2 CPU cores
+    assert 0 < lesson.seconds <= SECONDS.get(name, 60)  # measured on 2 CPU cores
     assert get_preset(name) is lesson.preset and name not in PRESETS  # the CLI trains it by the lesson's name
     for spec in lesson.preset.specs:
         spec.resolved()

@@ -3,7 +3,9 @@
 Like TensorBoard's and Weights & Biases' run comparison: pick runs, see their
 curves on one chart, their test metric, size, training time and device in one
 table, and per dataset the best run of each architecture. Runs compare fairly
-only on one dataset and one budget (the same epochs, or the same steps).
+only on one dataset and one budget (the same epochs, or the same steps), and
+against one baseline: every run on a dataset is ranked by its skill over the
+same named baseline (``shared_baseline``).
 The functions that build tables and figures take runs and return data; the
 ``*_section`` functions put them on the page.
 """
@@ -16,19 +18,20 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from seqlab.app import figures
-from seqlab.app.format import higher_is_better, metric_label, metric_value, primary_metric
+from seqlab.app import figures, projector_style
+from seqlab.app.format import baseline_label, best_baseline, finite, higher_is_better, metric_label, metric_value, skill
 from seqlab.app.results import loss_scale_of, model_title, target_unit
 from seqlab.app.run_table import RUN_COLUMNS, runs_table
 from seqlab.models import get_architecture
 from seqlab.plots import validation_curves
 from seqlab.runs import Run
+from seqlab.tasks import get_metric
 
 NOT_CURVES = ("type", "epoch", "elapsed")  # epoch log entries that are not a metric over training
 ANY_BUDGET = "any (each architecture's best run)"
 X_AXES = {"epoch": "epoch", "elapsed": "training time (s)"}
-TABLE_COLUMNS = ["run", "name", "origin", "model", "family", "dataset", "status", "metric", "test", "best baseline", "skill",
-                 "best val loss", "params", "budget", "train s", "device", "created"]
+TABLE_COLUMNS = ["run", "name", "origin", "model", "family", "dataset", "status", "metric", "test", "baseline",
+                 "best baseline", "skill", "best val loss", "params", "budget", "train s", "device", "created"]
 
 
 def latest_dataset(runs: list[Run]) -> str | None:
@@ -129,30 +132,52 @@ def best_val_loss(run: Run) -> float:
     return min(losses) if losses else float("nan")
 
 
+def shared_baseline(runs: list[Run], key: str) -> str | None:
+    """The strongest baseline that every one of ``runs`` was scored against on ``key`` (best mean value, in the
+    metric's direction); ``None`` when they share none."""
+    scored = [{n for n, values in r.metrics.get("baselines", {}).items() if finite(values.get(key))} for r in runs]
+    names = sorted(set.intersection(*scored)) if scored else []
+    if not key or not names:
+        return None
+    return get_metric(key).best({n: sum(r.metrics["baselines"][n][key] for r in runs) / len(runs) for n in names})
+
+
 def compare_table(runs: list[Run]) -> pd.DataFrame:
-    """``runs_table`` with the family, the budget, the best validation loss and which way the metric is better,
-    best run first (``best_first``)."""
+    """``runs_table`` with the family, the budget, the best validation loss and which way the metric is better;
+    each run's skill over its dataset's ``shared_baseline`` (named in ``baseline``; each run's best where the runs
+    share none), best skill first (``best_first``)."""
     table = runs_table(runs)
     if table.empty:
         return table
-    if "test" not in table:  # runs_table leaves out columns no run has
-        table["test"] = float("nan")
+    for column in ("test", "best baseline", "skill"):  # runs_table leaves out columns no run has
+        if column not in table:
+            table[column] = float("nan")
     by_id = {r.run_id: r for r in runs}
     table["family"] = [family_of(by_id[i].meta.model) for i in table["run"]]
     table["budget"] = [budget_of(by_id[i]) for i in table["run"]]
     table["best val loss"] = [best_val_loss(by_id[i]) for i in table["run"]]
-    keys = [primary_metric(by_id[i].metrics, by_id[i].meta.task) for i in table["run"]]
-    table["better"] = ["higher" if k and higher_is_better(k) else "lower" for k in keys]
+    table["better"] = ["higher" if k and higher_is_better(k) else "lower" for k in table["key"]]
+    table["baseline"] = ""
+    for (_, key), rows in table.groupby(["dataset", "key"]):
+        group = [by_id[i] for i in rows["run"]]
+        shared = shared_baseline(group, key)
+        for index, run in zip(rows.index, group):
+            name = shared or best_baseline(run.metrics, key)[0]
+            if name is not None:
+                table.loc[index, ["baseline", "best baseline", "skill"]] = [
+                    baseline_label(name), metric_value(key, run.metrics["baselines"][name].get(key)),
+                    skill(run.metrics, key, baseline=name)]
     return best_first(table)
 
 
 def best_first(table: pd.DataFrame) -> pd.DataFrame:
-    """Rows by dataset and metric, and within each the best test value first (lowest error, highest
-    accuracy, by the ``better`` column); runs without a test value last."""
+    """Rows by dataset and metric, and within each the highest skill first (the most better than the baseline, in
+    the metric's direction); then the best test value (lowest error, highest accuracy, by the ``better`` column),
+    runs without one last."""
     score = table["test"].where(table["better"] == "lower", -table["test"])
-    order = (table.assign(_score=score)
-             .sort_values(["dataset", "metric", "_score"], na_position="last", kind="stable"))
-    return order.drop(columns="_score").reset_index(drop=True)
+    order = (table.assign(_skill=-table["skill"], _score=score)
+             .sort_values(["dataset", "metric", "_skill", "_score"], na_position="last", kind="stable"))
+    return order.drop(columns=["_skill", "_score"]).reset_index(drop=True)
 
 
 def leaderboard(table: pd.DataFrame, budget: str | None = None) -> pd.DataFrame:
@@ -169,6 +194,16 @@ def leaderboard(table: pd.DataFrame, budget: str | None = None) -> pd.DataFrame:
     return best.reset_index(drop=True)
 
 
+def budgets_differ(table: pd.DataFrame) -> str | None:
+    """What to say when ``table``'s runs trained with different budgets (the epochs or steps they were allowed), or
+    ``None``: a longer budget may be all that puts one run ahead of another."""
+    budgets = sorted(table["budget"].unique()) if "budget" in table else []
+    if len(budgets) < 2:
+        return None
+    return (f"These runs trained with different budgets ({', '.join(budgets)}): a run may rank higher only because "
+            "it trained longer. Compare runs of one budget for a fair ranking.")
+
+
 def shared_budgets(table: pd.DataFrame) -> list[str]:
     """Budgets that at least two architectures were trained with: where a same-budget comparison exists."""
     counts = table.groupby("budget")["model"].nunique()
@@ -181,6 +216,15 @@ COLUMN_CONFIG = {
     **RUN_COLUMNS,
     "best val loss": st.column_config.NumberColumn(format="%.4g", help="The lowest validation loss Keras logged."),
     "budget": st.column_config.TextColumn(help="The epochs the run trained, or its budget of steps (batches)."),
+    "baseline": st.column_config.TextColumn(
+        help="The baseline the skill is measured against: on each dataset, the strongest one every run was scored "
+             "against, so that the runs' skills compare."),
+    "best baseline": st.column_config.NumberColumn("baseline's value", format="%.4g",
+                                                   help="That baseline's value of the metric on the run's test split."),
+    "skill": st.column_config.NumberColumn(
+        "skill", format="%+.1f",
+        help="How much better than the named baseline; positive: the model beats it. Errors: 1 − model / baseline, "
+             "in %. Accuracy: percentage points over the baseline. Runs are ranked by it."),
 }
 
 
@@ -200,9 +244,11 @@ def curves_section(runs: list[Run], key: str) -> None:
 
 
 def table_section(table: pd.DataFrame, key: str) -> None:
-    """The chosen runs, best first, and the table as CSV."""
-    st.dataframe(table, hide_index=True, width="stretch", column_order=TABLE_COLUMNS,
-                 column_config=COLUMN_CONFIG)
+    """The chosen runs, best first, a notice where their budgets differ, and the table as CSV."""
+    notice = budgets_differ(table)
+    if notice:
+        st.warning(notice, icon=":material/timer:")
+    projector_style.show_table(table, TABLE_COLUMNS, COLUMN_CONFIG)
     st.download_button(
         "Download table (CSV)", data=table.to_csv(index=False), file_name="compare_runs.csv", mime="text/csv",
         icon=":material/download:", on_click="ignore", key=f"{key}.csv",
@@ -213,6 +259,11 @@ def leaderboard_section(table: pd.DataFrame, key: str) -> None:
     """Per dataset, the best run of each architecture; a budget to compare families trained alike."""
     for dataset, rows in table.groupby("dataset", sort=True):
         st.markdown(f"**{dataset}**")
+        against = [f"{metric}: skill over {baseline}" for (metric, baseline), _ in
+                   rows.groupby(["metric", "baseline"], sort=True) if baseline]
+        if against:
+            st.caption("Ranked by " + "; ".join(against) + ", the strongest baseline every run here was scored "
+                       "against.")
         budgets = shared_budgets(rows)
         budget = ANY_BUDGET
         if budgets:
@@ -221,9 +272,10 @@ def leaderboard_section(table: pd.DataFrame, key: str) -> None:
                 format_func=lambda b: b if b == ANY_BUDGET else f"same budget: {b}",
                 help="Only runs trained with this many epochs or steps: a fair comparison across families.",
             )
-        st.dataframe(
-            leaderboard(rows, None if budget == ANY_BUDGET else budget), hide_index=True, width="stretch",
-            column_order=["rank", "model", "family", "metric", "test", "skill", "budget", "same budget as",
-                          "params", "train s", "name", "run"],
-            column_config=COLUMN_CONFIG,
-        )
+        board = leaderboard(rows, None if budget == ANY_BUDGET else budget)
+        notice = budgets_differ(board)
+        if notice:
+            st.warning(notice, icon=":material/timer:")
+        projector_style.show_table(board, [
+            "rank", "model", "family", "metric", "test", "skill", "baseline", "budget", "same budget as", "params",
+            "train s", "name", "run"], COLUMN_CONFIG)

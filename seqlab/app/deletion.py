@@ -2,7 +2,8 @@
 
 Readable and broken runs go the same way (``RunStore.delete``). After the
 rerun no selector, table or panel shows the run: pages list runs afresh, and
-result panels check ``Run.exists``.
+result panels check ``Run.exists``. A run the session may not change
+(``seqlab.ownership``) has its button disabled, with the reason.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from seqlab.runs import RunStore
 CONFIRM_KEY = "seqlab.confirm_delete"
 
 
-def delete_button(name: str, key: str) -> None:
-    """``Delete…``: asks for confirmation (see ``confirm_delete``) on the next run of the page."""
-    if st.button("Delete…", icon=":material/delete:", key=f"{key}.delete.{name}"):
+def delete_button(name: str, key: str, refused: str | None = None) -> None:
+    """``Delete…``: asks for confirmation (see ``confirm_delete``) on the next run of the page; disabled, saying
+    why, when ``refused``."""
+    if st.button("Delete…", icon=":material/delete:", key=f"{key}.delete.{name}", disabled=refused is not None,
+                 help=refused):
         st.session_state[CONFIRM_KEY] = name
 
 

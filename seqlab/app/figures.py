@@ -3,7 +3,9 @@
 ``show(fig, key=...)`` draws a plotly figure as ``st.plotly_chart`` does, and
 - in projector mode (the sidebar's switch, kept in the URL as ``?projector=true``)
   first makes it readable from the back of a room: larger type, thicker lines and
-  the Okabe-Ito colours, which stay distinct for colour-blind eyes;
+  the Okabe-Ito colours, which stay distinct for colour-blind eyes, fitted to a
+  1024×768 screen (``seqlab.plots.projector``; the page's layout for it is
+  ``seqlab.app.projector_style``);
 - offers the figure as a stand-alone HTML file (interactive, plotly.js inside, so
   it opens offline) and its data as CSV; the chart's own toolbar saves a PNG.
 """
@@ -15,34 +17,20 @@ import functools
 import plotly.graph_objects as go
 import streamlit as st
 
+from seqlab.app import projector_style
 from seqlab.plots import figure_table, for_projector
-
-PROJECTOR_KEY = "projector"
-
-PROJECTOR_CSS = """
-<style>
-  .stApp { color: #000; }
-  .stApp p, .stApp li, .stApp label, .stApp input, .stApp textarea { font-size: 1.3rem !important; }
-  .stApp h1 { font-size: 3.2rem !important; }
-  .stApp h2, .stApp h3 { font-size: 2.2rem !important; }
-  [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { color: #222 !important; }
-  [data-testid="stMetricValue"] { font-size: 2.6rem !important; }
-</style>
-"""
-
-
-def projector_on() -> bool:
-    return bool(st.session_state.get(PROJECTOR_KEY, False))
 
 
 def projector_switch() -> None:
-    """The sidebar's switch; when on, the page's text grows and its contrast rises."""
+    """The sidebar's switch; when on, the page's text grows, its contrast rises and it fits a 1024×768 projector
+    (``seqlab.app.projector_style``)."""
     st.toggle(
-        "Projector mode", key=PROJECTOR_KEY, bind="query-params",
-        help="Larger type, thicker lines, colour-blind-safe colours and high contrast, for a room.",
+        "Projector mode", key=projector_style.PROJECTOR_KEY, bind="query-params",
+        help="Larger type, thicker lines, colour-blind-safe colours and high contrast, in one column that fits a "
+             "1024×768 projector, the sidebar collapsed: for a room.",
     )
-    if projector_on():
-        st.html(PROJECTOR_CSS)
+    if projector_style.projector_on():
+        projector_style.apply()
 
 
 def _html(fig: go.Figure) -> str:
@@ -55,7 +43,7 @@ def _csv(fig: go.Figure) -> bytes:
 
 def show(fig: go.Figure, key: str | None = None, downloads: bool = True, **kwargs):
     """``st.plotly_chart(fig, key=key, **kwargs)`` with projector styling and (``downloads``) the figure's files."""
-    if projector_on():
+    if projector_style.projector_on():
         fig = for_projector(fig)
     name = (key or "figure").replace(".", "_")
     config = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2, "filename": name}}

@@ -79,29 +79,24 @@ def headline_metrics(metrics: dict, task: str | None = None, count: int = 3) -> 
 def best_baseline(metrics: dict, key: str | None = None, task: str | None = None) -> tuple[str | None, dict]:
     """The baseline best on ``key`` (default: the primary metric): ``(name, its metrics)``."""
     key = key or primary_metric(metrics, task)
-    baselines = {k: v for k, v in metrics.get("baselines", {}).items() if _finite(v.get(key))}
-    if not baselines:
-        return None, {}
-    pick = max if higher_is_better(key) else min
-    name = pick(baselines, key=lambda k: baselines[k][key])
-    return name, baselines[name]
+    baselines = metrics.get("baselines", {})
+    name = get_metric(key).best({k: v.get(key) for k, v in baselines.items()}) if key else None
+    return (name, baselines[name]) if name else (None, {})
 
 
-def skill(metrics: dict, key: str | None = None, task: str | None = None) -> float:
-    """How much better than the best baseline (positive: the model wins): the one definition
-    of skill that every table, card and chart shows.
+def skill(metrics: dict, key: str | None = None, task: str | None = None, baseline: str | None = None) -> float:
+    """How much better than the best baseline, or the one named ``baseline`` (positive: the model wins): the one
+    definition of skill that every table, card and chart shows, in the direction the metric declares
+    (``Metric.higher_is_better``).
 
     Errors: ``(1 - model / baseline) * 100``, in %; accuracy (any higher-is-better
     metric): the gain in percentage points.
     """
     key = key or primary_metric(metrics, task)
-    _, base = best_baseline(metrics, key)
-    model = metrics.get("model", {}).get(key)
-    if not base or not _finite(model):
+    if not key:
         return float("nan")
-    if higher_is_better(key):
-        return metric_value(key, model) - metric_value(key, base[key])
-    return (1 - model / base[key]) * 100 if base[key] else float("nan")
+    base = metrics.get("baselines", {}).get(baseline, {}) if baseline else best_baseline(metrics, key)[1]
+    return get_metric(key).skill(metrics.get("model", {}).get(key), base.get(key))
 
 
 def metrics_table(metrics: dict, unit: str, model_label: str = "Model", task: str | None = None) -> pd.DataFrame:
@@ -143,7 +138,7 @@ def seasonal_baseline(names) -> str | None:
 
 def duration(seconds: float | None) -> str:
     """``75`` -> ``1 min 15 s``."""
-    if seconds is None or not _finite(seconds):
+    if seconds is None or not finite(seconds):
         return "–"
     seconds = max(0, int(round(seconds)))
     if seconds < 60:
@@ -170,12 +165,13 @@ def steps_as_time(index: pd.Index, steps: int) -> str:
 
 
 def with_unit(value: float, unit: str, digits: int = 4) -> str:
-    if not _finite(value):
+    if not finite(value):
         return "–"
     return f"{value:.{digits}g} {unit}".strip()
 
 
-def _finite(value) -> bool:
+def finite(value) -> bool:
+    """Whether ``value`` is a number and finite (``None``, text, NaN and infinities are not)."""
     try:
         return value is not None and math.isfinite(float(value))
     except (TypeError, ValueError):
@@ -184,9 +180,40 @@ def _finite(value) -> bool:
 
 def stacked_latex(block: str) -> str:
     """A docstring's equation block for a narrow column: small, a trailing remark and each of several
-    ``", \\quad"``-joined equations on a line of its own."""
+    ``", \\quad"``-joined equations on a line of its own, a line still too wide broken before a ``+`` or ``=``."""
     block = re.sub(r",\s*\\q?quad\s*", r", \\\\ ", block.replace(r"\quad \text{(", r"\\ \text{("))
-    return r"\footnotesize \begin{gathered} " + block + r" \end{gathered}"
+    return r"\footnotesize \begin{gathered} " + r" \\ ".join(map(_broken, block.split(r" \\ "))) + r" \end{gathered}"
+
+
+# Symbols a line of footnotesize maths holds in half the page: wider is cut at the right.
+NARROW_LINE = 28
+_COMMAND = re.compile(r"\\(left|right|operatorname|mathbf|text|quad)(?![a-zA-Z])|\\(log|max|min|arg|exp)(?![a-zA-Z])"
+                      r"|\\[a-zA-Z]+|[{}_^ ]")
+
+
+def read_width(line: str) -> int:
+    """About how many symbols ``line`` shows: a named operator (``\\log``) its letters, another command one,
+    braces, scripts' marks and spaces none."""
+    return len(_COMMAND.sub(lambda m: "" if m.group(1) or len(m.group(0)) == 1 else m.group(2) or "x", line))
+
+
+def _broken(line: str) -> str:
+    """``line`` broken before the top-level ``+``, ``=`` or product nearest its middle, again while a part is too
+    wide; never inside braces or a ``\\left( ... \\right)`` pair, which must close on its own line: where nothing
+    else breaks, the pair becomes ``\\bigl( ... \\bigr)``, which need not."""
+    if read_width(line) <= NARROW_LINE:
+        return line
+    depth, cuts = 0, []
+    for match in re.finditer(r"\\left(?![a-zA-Z])|\\right(?![a-zA-Z])|[{}]| [+=] | \\prod(?![a-zA-Z])", line):
+        token = match.group(0)
+        depth += 1 if token in ("{", r"\left") else -1 if token in ("}", r"\right") else 0
+        if depth == 0 and token.strip() in ("+", "=", r"\prod"):
+            cuts.append(match.start())
+    if not cuts:
+        sized = line.replace(r"\left(", r"\bigl(").replace(r"\right)", r"\bigr)")
+        return line if sized == line else _broken(sized)
+    cut = min(cuts, key=lambda i: abs(read_width(line[:i]) - read_width(line[i:])))
+    return _broken(line[:cut]) + r" \\ " + _broken(line[cut + 1:])
 
 
 # What Streamlit's Markdown reads inside a line: emphasis, code, links, HTML, tables, $math$, :icons: and :colour[].

@@ -9,6 +9,8 @@ server's training slots (other sessions' jobs train) shows its place in line.
 
 from __future__ import annotations
 
+import time
+
 import streamlit as st
 
 from seqlab.app import cache, figures, state
@@ -17,13 +19,15 @@ from seqlab.app.format import duration, literal, steps_as_time
 from seqlab.app.results import model_title
 from seqlab.app.task_views import PLAN_TEXT, view_for, view_of
 from seqlab.plots import grad_norm_per_batch, learning_rate_per_batch, loss_curves
+from seqlab.progress import FIRST_BATCH
 from seqlab.runs import Run
 from seqlab.tasks import get_task
 from seqlab.tasks.loss_scale import LossScale, plain_scale
-from seqlab.training.jobs import Job
+from seqlab.training.jobs import SLOTS, Job
 from seqlab.training.spec import ExperimentSpec
 
 POLL_SECONDS = 0.5
+PHASE_EVENTS = ("start", "batch", "epoch", "status", "progress")  # what says which phase a job is in
 
 
 def job_title(job: Job) -> str:
@@ -33,27 +37,50 @@ def job_title(job: Job) -> str:
 
 
 def progress_text(job: Job) -> tuple[float, str]:
-    """The bar's fraction and its text: epoch counter, percent, ETA, or the latest status."""
-    if job.status == "queued":
-        return 0.0, "queued: waits for your running job to finish"
-    if job.status == "waiting":
+    """The bar's fraction and its text for the phase the job is in: its place in line, loading and building,
+    training (epoch, percent, ETA), then the evaluation's own progress and ETA, and the export; a phase without
+    progress of its own says how long it has run, so none stands still."""
+    if job.status in ("queued", "waiting"):
         return 0.0, waiting_text(job)
     events = job.events_since(0)
+    latest = next((e for e in reversed(events) if e["type"] in PHASE_EVENTS), None)
+    if latest is None:
+        return 0.0, "starting…"
+    if latest["type"] == "progress":
+        fraction = latest["done"] / latest["total"] if latest["total"] else 1.0
+        eta = f" · about {duration(latest['eta'])} left" if latest["eta"] is not None else ""
+        return fraction, (f"{latest['message']}: {latest['done']:,} of {latest['total']:,} {latest['unit']} · "
+                          f"{fraction:.0%}{eta}")
     progress = job.progress()
-    status = next((e["message"] for e in reversed(events) if e["type"] == "status"), None)
-    if progress["epochs"] is None:
-        return 0.0, "loading data and building the model…"
-    if status:  # status events come after the last batch: evaluating, exporting
-        return 1.0, f"training done, {status}…"
+    if latest["type"] == "start":
+        return 0.0, f"{FIRST_BATCH}…"
+    if latest["type"] == "status":
+        since = f" ({duration(time.time() - latest['at'])})" if "at" in latest else ""
+        return progress["fraction"], f"{latest['message']}…{since}"
     eta = f" · about {duration(progress['eta'])} left" if progress["eta"] is not None else ""
     return progress["fraction"], (
         f"epoch {max(progress['epoch'], 1)} of {progress['epochs']} · {progress['fraction']:.0%}{eta}"
     )
 
 
+def jobs_ahead(job: Job) -> int:
+    """How many jobs go before ``job``: for one waiting for a training slot, the jobs that hold the slots and
+    those waiting before it; for one queued in this session, the session's unfinished jobs before it, and the
+    jobs ahead of the first of them that waits for a slot."""
+    if job.status == "waiting":
+        return SLOTS.training + (job.position or 1) - 1
+    jobs = state.manager().jobs
+    before = [j for j in jobs[: next((i for i, j in enumerate(jobs) if j is job), len(jobs))] if not j.done]
+    waiting = next((j for j in before if j.status == "waiting"), None)
+    return len(before) + (jobs_ahead(waiting) if waiting is not None else 0)
+
+
 def waiting_text(job: Job) -> str:
-    place = f"number {job.position} in line" if job.position else "next"
-    return f"waiting for a free training slot: {place} (every session's jobs on this server share the slots)"
+    """``waiting for a free training slot: number 2 in line``, the number being the jobs ahead of it."""
+    ahead = jobs_ahead(job)
+    place = f"number {ahead} in line" if ahead else "next"
+    return (f"waiting for a free training slot: {place} (every session's jobs on this server share the slots)"
+            if job.status == "waiting" else f"waiting for a free slot: {place} (behind your jobs before it)")
 
 
 def diverged_text(run: Run) -> str:
@@ -166,8 +193,10 @@ def job_panel(job_id: int) -> None:
               help=f"After the last epoch, as {scale.title}.")
     c4.metric("Elapsed", duration(batches[-1]["elapsed"]) if batches else "–",
               help=f"Training on {start.get('device', cache.device())}.")
-    # Live: redrawn every half second, so no download menu (the finished run's history has one).
-    figures.show(loss_figure(job, scale), key=f"live.loss.{job_id}", downloads=False)
+    if job.status in ("queued", "waiting"):  # its place in line where its chart will be, not an empty axis
+        st.info(waiting_text(job), icon=":material/hourglass_top:")
+    else:  # live: redrawn every half second, so no download menu (the finished run's history has one)
+        figures.show(loss_figure(job, scale), key=f"live.loss.{job_id}", downloads=False)
     if any(b.get("grad_norm") is not None for b in batches):  # exploding or vanishing, batch by batch
         grads = grad_norm_per_batch(batches, clip_norm=job.spec.clip_norm, title="Gradient norm while training")
         figures.show(grads.update_layout(height=260), key=f"live.grad.{job_id}", downloads=False)

@@ -10,12 +10,15 @@ registered for it (``seqlab.app.task_views``) in its module of
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from seqlab.app import cache, figures
 from seqlab.app.task_views import PREDICTIONS, SERVING, in_target_unit, is_series, view_of
+from seqlab.app.projector_style import projector_on
 from seqlab.app.format import (
     baseline_label,
     best_baseline,
@@ -62,7 +65,9 @@ def run_label(run: Run) -> str:
     one): a run in every chooser."""
     named = f"{run.name}  ·  " if run.name else ""
     badge = f"  ·  [{IMPORTED}]" if run.imported else ""
-    return f"{named}{model_title(run.meta.model)} on {run.meta.dataset}  ·  {run.run_id}{badge}"
+    # On a projector the id's dataset and model, said already, give way: a chooser's field cannot wrap.
+    run_id = re.sub(r"^(\d{8}-\d{6})-.+-(\w+)$", r"\1-…-\2", run.run_id) if projector_on() else run.run_id
+    return f"{named}{model_title(run.meta.model)} on {run.meta.dataset}  ·  {run_id}{badge}"
 
 
 def run_options(run: Run) -> dict:

@@ -8,11 +8,12 @@ import pandas as pd
 import streamlit as st
 
 from seqlab.app.format import best_baseline, metric_label, metric_value, primary_metric, skill
-from seqlab.app.results import IMPORTED, model_title, target_unit, task_of
+from seqlab.app.results import IMPORTED, model_title, run_options, target_unit, task_of
 from seqlab.app.task_views import OUTPUT_TEXT, view_of
 from seqlab.plots import runs_comparison
 from seqlab.runs import Run
-from seqlab.tasks.metrics import METRICS
+from seqlab.tasks import get_metric
+from seqlab.training.presets import differing_options
 
 SKILL_HELP = ("How much better than the best baseline; positive: the model beats every baseline. Errors: "
               "1 − model / best baseline, in %. Accuracy: percentage points over the best baseline.")
@@ -24,6 +25,12 @@ RUN_COLUMNS = {
     "name": st.column_config.TextColumn(
         "name", width="large",
         help="Your name for the run, or its preset's: the preset and what sets the run apart (rename it on Models)."),
+    "owner": st.column_config.TextColumn(
+        help="On a classroom server, whose run it is; empty: the class's (trained from the command line or by a "
+             "lesson)."),
+    "label": st.column_config.TextColumn(
+        "model", width="medium",
+        help="The model, and the options in which the run differs from the other runs of that model here."),
     "origin": st.column_config.TextColumn(
         help=f"trained here, or {IMPORTED}: added from someone's run zip; its SavedModel loads only if you trust it."),
     "metric": st.column_config.TextColumn(help="The task's main test metric, with its unit."),
@@ -39,6 +46,18 @@ RUN_COLUMNS = {
 }
 
 
+def model_label(model: str, options: dict, others: list[dict]) -> str:
+    """The model's title; beside runs of the same model (their ``options``), also the options it differs in."""
+    extra = differing_options(options, others)
+    return f"{model_title(model)}{f' · {extra}' if extra else ''}"
+
+
+def run_title(run: Run, runs: list[Run]) -> str:
+    """The run's model, and the options in which it differs from the other runs of that model in ``runs``."""
+    twins = [run_options(r) for r in runs if r is not run and r.meta.model == run.meta.model]
+    return model_label(run.meta.model, run_options(run), twins)
+
+
 def runs_table(runs: list[Run]) -> pd.DataFrame:
     """One row per run: what, how well against its best baseline, how big, where, when."""
     rows = []
@@ -52,12 +71,15 @@ def runs_table(runs: list[Run]) -> pd.DataFrame:
             {
                 "run": run.run_id,
                 "name": run.name or "",
+                "owner": run.ownership.owner or "",
                 "origin": IMPORTED if run.imported else "trained here",
                 "dataset": run.meta.dataset,
                 "task": task_of(run),
                 "model": model_title(run.meta.model),
+                "label": run_title(run, runs),
                 "status": run.status,
                 "epochs": run.meta.epochs_run,
+                "key": key or "",
                 "metric": metric_label(key, unit) if key else "",
                 "test": metric_value(key, model.get(key)) if key else np.nan,
                 "best baseline": metric_value(key, base.get(key)) if key and base else np.nan,
@@ -80,15 +102,15 @@ def runs_table(runs: list[Run]) -> pd.DataFrame:
 
 def comparison_figure(table: pd.DataFrame, title: str):
     """Bars of each run's test value beside its best baseline's; the rows of ``runs_table``
-    must share one metric (its label reads ``MAE (GW)``). Errors on a log axis: one run far
-    off (a diverged one, an untrained baseline) would flatten the winners' bars."""
-    name, _, unit = table["metric"].iloc[0].partition(" (")
-    error = not any(m.higher_is_better for m in METRICS.values() if m.name == name)
-    return runs_comparison(
-        [f"{r.model} · {r.run[:15]}" for r in table.itertuples()],
-        table["test"].tolist(), table["best baseline"].tolist(), metric=name, unit=unit.rstrip(")"), title=title,
-        log_y=error,
-    )
+    must share one metric. Each bar is named by what sets its run apart (its model, the options
+    it differs in from the others of that model; its id where nothing else does). Errors on a
+    log axis: one run far off (a diverged one, an untrained baseline) would flatten the winners' bars."""
+    metric = get_metric(table["key"].iloc[0])
+    _, _, unit = table["metric"].iloc[0].partition(" (")
+    twins = table["label"].duplicated(keep=False)
+    labels = [f"{label} · {run}" if twin else label for label, run, twin in zip(table["label"], table["run"], twins)]
+    return runs_comparison(labels, table["test"].tolist(), table["best baseline"].tolist(), metric=metric.name,
+                           unit=unit.rstrip(")"), title=title, log_y=not metric.higher_is_better)
 
 
 def io_summary(run: Run) -> str:

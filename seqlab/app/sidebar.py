@@ -1,10 +1,11 @@
-"""The sidebar on every page: projector mode, the training device and this session's active job."""
+"""The sidebar on every page: on a classroom server the student's name, then projector mode, the training device
+and this session's active job."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from seqlab.app import cache, state
+from seqlab.app import cache, state, who
 from seqlab.app.figures import projector_switch
 from seqlab.app.live import job_title, progress_text
 
@@ -30,6 +31,7 @@ def active_job(job_id: int) -> None:
 
 def render() -> None:
     with st.sidebar:
+        who.owner_box()
         projector_switch()
         st.caption("Training device")
         st.markdown(f":material/memory: **{cache.device()}**")

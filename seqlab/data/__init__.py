@@ -11,7 +11,7 @@ from seqlab.data import airpassengers, dax, elecdaily, sunspots, taylor  # noqa:
 from seqlab.data import movie_sentiment, user_text_classes  # noqa: E402,F401  isort: skip
 from seqlab.data import japanese_vowels, written_dates  # noqa: E402,F401  isort: skip
 from seqlab.data import dates, digit_names, ding_en_de, numbers_en_de, toy_pairs, user_pairs  # noqa: E402,F401  isort: skip
-from seqlab.data import bert_pretraining  # noqa: E402,F401  isort: skip
+from seqlab.data import bert_pretraining, spelt_dates_mlm  # noqa: E402,F401  isort: skip
 
 __all__ = [
     "TASKS",

@@ -4,16 +4,21 @@ Each preset is a shrunk copy of a named preset of ``seqlab.training.presets``
 or of the notes' example (fewer epochs or steps, less data, smaller
 networks). ``seconds`` is the wall time of the preset's runs one after
 another, SavedModel export included, measured on the 2-core machine while
-nothing else was training (load average below 2). Every number in a
-lesson's text comes from those runs; the seeds are fixed, so the metrics
-repeat (``python -m seqlab train --preset <lesson name>``).
+nothing else was training (load average below 2). A lesson with claims
+(``seqlab.lessons.claim``) has its figures measured on its runs when the
+page shows them; in the others every number comes from those runs, with
+fixed seeds (``python -m seqlab train --preset <lesson name>``).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
+from seqlab.lessons.claim import Claim
 from seqlab.lessons.lesson import Lesson, register_lesson
+from seqlab.lessons.measures import run_data, run_of, score, tokens_per_second
 from seqlab.training.presets import GPT_SHAKESPEARE, Preset, _numbers, _sentiment
 from seqlab.training.spec import ExperimentSpec
 
@@ -21,6 +26,13 @@ EMBEDDING = "seqlab.layers.embedding.learned.LearnedEmbedding"
 ENCODER_BLOCK = "seqlab.layers.transformer.encoder_block.TransformerEncoderBlock"
 DECODER_BLOCK = "seqlab.layers.transformer.decoder_block.TransformerDecoderBlock"
 NUMBERS_LAST = 299  # attention-numbers reads 0..999: a third of them trains in a third of the time
+DATE_BLANK = "12.03.2024 : the [MASK] of march"  # only "12" says which day: the context decides the blank
+DAY_OF_BLANK = "twelfth"
+MOVIE_BLANKS = "the film is [MASK] , and the acting is [MASK] ."
+BLANKS = {"spelt_dates_mlm": DATE_BLANK, "movie_reviews_mlm": MOVIE_BLANKS}  # the fill-in view's text per dataset
+HELD_OUT_DATES = 100  # held-out dates whose day, then month, is hidden
+PROMPT = "ROMEO:\n"
+CACHE_TOKENS = 60  # greedy tokens timed with and without the key/value cache
 
 
 def _tokens(tokenizer: str, **data_options) -> ExperimentSpec:
@@ -31,6 +43,143 @@ def _tokens(tokenizer: str, **data_options) -> ExperimentSpec:
 def _numbers_lesson(attention: str) -> ExperimentSpec:
     # attention-numbers with half the units at twice the rate, 12 epochs instead of 25.
     return replace(_numbers(attention, units=32), data_options={"last": NUMBERS_LAST}, epochs=12, learning_rate=1e-2)
+
+
+def _against_bag_of_words() -> Claim:
+    def measure(runs):
+        block, bag = run_of(runs, "transformer"), run_of(runs, "mean_embedding", tokenizer="word")
+        return {"epochs": block.spec["epochs"], "block": score(block, "accuracy"), "bag": score(bag, "accuracy")}
+
+    def say(f):
+        verdict = ("on short review sentences one block of attention does not beat a bag of words"
+                   if holds(f) else "the block reads more than a bag of words here")
+        return (f"Test accuracy after {f['epochs']} epochs: the encoder block {f['block']:.2f}, the mean of the word "
+                f"embeddings trained beside it (the Tokenisation lesson's word run) {f['bag']:.2f}: {verdict}.")
+
+    def holds(f):
+        return f["block"] < f["bag"] + 0.02
+
+    return Claim("one block of attention does not beat a bag of words on short sentences", measure, say, holds)
+
+
+def blanked_dates(text: str) -> dict[str, tuple[str, str]]:
+    """``12.03.2024 : the twelfth of march`` with its day's word (the last piece of "twenty-first") and then its
+    month hidden: ``{"day": (text with [MASK], "twelfth"), "month": (..., "march")}``."""
+    start, _, rest = text.partition(" : the ")
+    day, _, month = rest.partition(" of ")
+    head, dash, last = day.rpartition("-")
+    return {"day": (f"{start} : the {head}{dash}[MASK] of {month}", last),
+            "month": (f"{start} : the {day} of [MASK]", month)}
+
+
+def _filled_dates() -> Claim:
+    """The date run's guesses for the hidden day, and month, of held-out dates: only their digits decide them."""
+    from seqlab.tasks.masked_lm.fill_in import fill_in_model
+
+    def measure(runs):
+        run = run_of(runs, "bert", dataset="spelt_dates_mlm")
+        data, model, tokenizer = run_data(run), run.load_model(), run.load_tokenizer()
+        texts = data.frame["text"][data.frame["split"] == "test"].head(HELD_OUT_DATES).tolist()
+        right = {"one_word": [], "two_words": [], "month": []}
+        for text in texts:
+            blanks = blanked_dates(text)
+            for field, (blanked, word) in blanks.items():
+                guess = fill_in_model(model, tokenizer, blanked, 1).blanks[0].tokens[0]
+                which = field if field == "month" else ("two_words" if "-" in blanked else "one_word")
+                right[which].append(guess == word)
+        example = fill_in_model(model, tokenizer, DATE_BLANK, 1).blanks[0]
+        return {"epochs": run.spec["epochs"], **{f"{k}_dates": len(v) for k, v in right.items()},
+                **{k: float(np.mean(v)) if v else 0.0 for k, v in right.items()},
+                "guess": example.tokens[0], "p": example.probabilities[0]}
+
+    def say(f):
+        verdict = "the blank is decided by its context" if holds(f) else "the context does not decide its blank yet"
+        return (f"After {f['epochs']} epochs on the dates {verdict}: the run names the hidden day of "
+                f"{f['one_word']:.0%} of the {f['one_word_dates']} held-out dates whose day is one word (a guess is "
+                f"right 1 time in 21) and fills “{DATE_BLANK}” with “{f['guess']}” (p = {f['p']:.2f}). Where the "
+                f"day takes two words (“twenty-[MASK]”) it names the second for {f['two_words']:.0%} of "
+                f"{f['two_words_dates']}, and the month for {f['month']:.0%} of {f['month_dates']}: pre-training "
+                "always cuts a text before its last word, so it saw the month only after a [SEP], never as the "
+                "fill-in reads it.")
+
+    def holds(f):  # the digits, not chance: ten times a guess's 1 in 21, and the view's example right
+        return f["one_word"] >= 10 / 21 and f["guess"] == DAY_OF_BLANK
+
+    return Claim("masked LM on the dates fills a blank only the context decides", measure, say, holds)
+
+
+def _movie_guesses() -> Claim:
+    from seqlab.tasks.masked_lm.fill_in import fill_in_model
+
+    def measure(runs):
+        run = run_of(runs, "bert", dataset="movie_reviews_mlm")
+        filled = fill_in_model(run.load_model(), run.load_tokenizer(), MOVIE_BLANKS, 3)
+        baseline = "unigram_and_majority"
+        return {"epochs": run.spec["epochs"], "mlm": score(run, "mlm_accuracy"),
+                "top5": score(run, "mlm_top5_accuracy"), "unigram": score(run, "mlm_accuracy", baseline),
+                "unigram_top5": score(run, "mlm_top5_accuracy", baseline), "nsp": score(run, "nsp_accuracy"),
+                "majority": score(run, "nsp_accuracy", baseline), "guesses": [list(b.tokens) for b in filled.blanks]}
+
+    def say(f):
+        guesses = "; ".join(", ".join(f"“{t}”" for t in tokens) for tokens in f["guesses"])
+        return (f"The movie-review run, after {f['epochs']} epochs of pre-training, guesses {f['mlm']:.1%} of "
+                f"the held-out hidden words ({f['top5']:.1%} within its top five) where always guessing the most "
+                f"frequent words scores {f['unigram']:.1%} ({f['unigram_top5']:.1%}), and next-sentence "
+                f"prediction scores {f['nsp']:.2f} against the majority's {f['majority']:.2f}. For “{MOVIE_BLANKS}” "
+                f"it guesses {guesses}: "
+                + ("frequent tokens, whatever the context; a review's blank has many right answers, so a minute "
+                   "of pre-training learns which words are common before it learns what they mean."
+                   if holds(f) else "it reads more than word frequencies here."))
+
+    def holds(f):
+        return f["mlm"] < f["unigram"] + 0.1  # the contrast: little beyond word frequencies
+
+    return Claim("a minute of masked LM on movie reviews learns word frequencies, not meaning", measure, say, holds)
+
+
+def _against_markov() -> Claim:
+    def measure(runs):
+        run = run_of(runs, "gpt")
+        markov = {name: score(run, "bits_per_character", name) for name in run.metrics["baselines"]
+                  if name.startswith("markov_order_")}
+        best = min(markov, key=markov.get)
+        return {"steps": run.spec["steps"], "bits": score(run, "bits_per_character"), "markov": markov[best],
+                "order": int(best.rpartition("_")[2])}
+
+    def say(f):
+        opening = f"After {f['steps']} steps the GPT's held-out loss is {f['bits']:.2f} bits per character"
+        if holds(f):
+            return (f"{opening}, below the best Markov chain's {f['markov']:.2f} (order {f['order']}): it has "
+                    "learned more than counting the last characters.")
+        return (f"{opening}: it is still behind the Markov chain of order {f['order']} ({f['markov']:.2f} bits), "
+                "which only counts what followed the last characters. A minute of training is too little for a "
+                "GPT: gpt-shakespeare under Longer experiments trains a larger one for 1,500 steps.")
+
+    def holds(f):
+        return f["bits"] < f["markov"]
+
+    return Claim("the GPT beats the Markov baseline", measure, say, holds)
+
+
+def _cache_speedup() -> Claim:
+    def measure(runs):
+        run = run_of(runs, "gpt")
+        model, tokenizer = run.load_model(), run.load_tokenizer()
+        cached, recomputed = (tokens_per_second(model, tokenizer, PROMPT, c, CACHE_TOKENS) for c in (True, False))
+        return {"cached": cached, "recomputed": recomputed, "context": run.spec["data_options"]["lookback"]}
+
+    def say(f):
+        ratio = f["cached"] / f["recomputed"]
+        return (f"Measured now on this machine: with the key/value cache {CACHE_TOKENS} greedy characters came at "
+                f"{f['cached']:.0f} per second, recomputing the context at every step at {f['recomputed']:.0f}: "
+                + (f"{ratio:.1f} times faster at this context of {f['context']}, more for a longer one."
+                   if holds(f) else f"no faster ({ratio:.1f} times) at this context of {f['context']}; time it again "
+                   "in the view above, on a busy machine the two timings wander."))
+
+    def holds(f):
+        return f["cached"] > f["recomputed"]
+
+    return Claim("the key/value cache generates faster than recomputing", measure, say, holds)
 
 
 def _reverse(positions: str) -> ExperimentSpec:
@@ -166,27 +315,29 @@ register_lesson(Lesson(
         "In self-attention every token asks every other token (query against key), $a'_{ij} = \\mathbf{q}_i^T "
         "\\mathbf{k}_j / \\sqrt{d_k}$, and takes the softmax-weighted mean of their values. Multi-head attention "
         "runs $h$ such heads side by side, each with its own $W^Q, W^K, W^V$ on $d/h$ dimensions. One encoder "
-        "block of four heads classifies the movie-review sentences."
+        "block of four heads classifies the movie-review sentences, beside the mean of the word embeddings of the "
+        "Tokenisation lesson."
     ),
     layers=("seqlab.layers.attention.self_attention.SelfAttention",
             "seqlab.layers.attention.multi_head.MultiHeadAttention", ENCODER_BLOCK),
     preset=Preset(
         name="self-attention-heads",
-        title="Sentiment through one Transformer encoder block of four heads",
-        description="A Transformer encoder (1 block of 4 heads, width 32) on movie_sentiment, 3 epochs.",
-        specs=(ExperimentSpec("movie_sentiment", "transformer",
+        title="Sentiment through one Transformer encoder block of four heads, beside a bag of words",
+        description="The mean of the word embeddings (the Tokenisation lesson's word run: served when trained "
+                    "there), and a Transformer encoder (1 block of 4 heads, width 32) on movie_sentiment, 3 epochs.",
+        specs=(_tokens("word"),  # first: the view looks inside the last run, the block
+               ExperimentSpec("movie_sentiment", "transformer",
                               model_options={"layers": 1, "heads": 4, "width": 32, "ff_units": 64, "dropout": 0.1},
-                              epochs=3, batch_size=64, learning_rate=2e-3),),
+                              epochs=3, batch_size=64, learning_rate=2e-3)),
     ),
     view="attention-heads",
     notice=(
-        "On “the acting is wonderful” the heads split the work: heads 2 and 4 send 0.71 to 0.89 of every token's "
-        "attention, [CLS]'s included, to “wonderful”, heads 1 and 3 spread theirs with most on “acting” (0.31 to "
-        "0.44); “the” gets almost nothing (0.00 to 0.11). [CLS] is what the classifier reads, so it collects the "
-        "sentence through them. Test accuracy 0.79 after 3 epochs, level with the mean of the embeddings (0.80 in "
-        "the first lesson): on short review sentences one block of attention does not beat a bag of words."
+        "Type a sentence and look where each head sends every token's attention, [CLS]'s included: [CLS] is "
+        "what the classifier reads, so it collects the sentence through the heads. Do the heads look at the "
+        "same words?"
     ),
-    seconds=22.6,
+    seconds=33.0,
+    claims=(_against_bag_of_words(),),
 ))
 
 register_lesson(Lesson(
@@ -223,32 +374,34 @@ register_lesson(Lesson(
     text=(
         "BERT is pre-trained to guess hidden words from both sides: 15 % of the words are chosen, of those 80 % "
         "become [MASK], 10 % a random word and 10 % stay, and the loss is taken on the chosen ones. It reads "
-        "[CLS] A [SEP] B [SEP] and also guesses at [CLS] whether B follows A. A small BERT pre-trains on the "
-        "movie-review sentences."
+        "[CLS] A [SEP] B [SEP] and also guesses at [CLS] whether B follows A. A small BERT pre-trains twice: on "
+        "dates written in digits beside their words (“12.03.2024 : the twelfth of march”), where a hidden word "
+        "has one right answer that only the digits tell, and on the movie-review sentences, where a blank has "
+        "many."
     ),
     layers=("seqlab.models.bert_layers.SegmentIds", ENCODER_BLOCK, "seqlab.models.bert_layers.NextSentenceAtCLS"),
     preset=Preset(
         name="bert-masking",
-        title="A small BERT pre-trained on movie-review sentences",
-        description="movie_reviews_mlm (pairs of at most 32 tokens, 5,000 words): 2 encoder blocks of width 32, "
-                    "masked language model and next-sentence prediction, 3 epochs.",
-        specs=(ExperimentSpec("movie_reviews_mlm", "bert", data_options={"max_tokens": 32, "vocab_size": 5000},
+        title="A small BERT pre-trained on dates beside their words, and on movie-review sentences",
+        description="spelt_dates_mlm (4,000 dates): 2 encoder blocks of width 64, 20 epochs; movie_reviews_mlm "
+                    "(pairs of at most 32 tokens, 5,000 words): 2 encoder blocks of width 32, 3 epochs; both "
+                    "masked language model and next-sentence prediction.",
+        specs=(ExperimentSpec("spelt_dates_mlm", "bert",
+                              model_options={"layers": 2, "heads": 2, "width": 64, "ff_units": 128, "dropout": 0.0},
+                              epochs=20, batch_size=64, learning_rate=5e-3),
+               ExperimentSpec("movie_reviews_mlm", "bert", data_options={"max_tokens": 32, "vocab_size": 5000},
                               model_options={"layers": 2, "heads": 2, "width": 32, "ff_units": 64},
-                              epochs=3, batch_size=64, learning_rate=2e-3),),
+                              epochs=3, batch_size=64, learning_rate=2e-3)),
     ),
     view="bert-masking",
     notice=(
         "The shares are BERT's: over 2,000 maskings of the sentence about 15 % of the words are chosen, and of "
         "those about 80 % read [MASK], 10 % a random word, 10 % themselves; change the seed for another "
         "draw, as every training batch gets. A word the vocabulary lacks reads [UNK]: it stays as context but is "
-        "never one to guess. Three epochs of pre-training are little: on held-out pairs the model guesses 9.5 % of "
-        "the hidden words (23.4 % within its top five) where always guessing the most frequent words scores "
-        "5.8 % (21.8 %), and next-sentence prediction is at chance (0.52 against 0.51). Its guesses for the "
-        "example's blanks are still frequent tokens, about 0.03 each: “,”, “the” and “'” for the first, “,”, "
-        "“the” and “of” for the second. It has begun to read the context (the held-out score above the "
-        "baseline's), not yet its meaning."
+        "never one to guess. Then hide a word of a date and change its digits: the guess follows them."
     ),
-    seconds=42.0,
+    seconds=90.0,
+    claims=(_filled_dates(), _movie_guesses()),
 ))
 
 register_lesson(Lesson(
@@ -272,13 +425,10 @@ register_lesson(Lesson(
     ),
     view="gpt-generation",
     notice=(
-        "After 600 steps the held-out loss is 2.40 nats per character (3.47 bits; the full gpt-shakespeare preset "
-        "reaches 1.78 nats): the model has learned the layout (names in capitals, short lines) and short words, "
-        "not yet English. From “ROMEO:” greedy decoding (temperature 0) falls into a loop, “And the the the …”; "
-        "temperature 0.8 writes word-shaped strings (“Wen timy fanol”), top-k 5 cuts the rare characters (“Wat "
-        "thar asendst”), temperature 1.5 lets them in (“LEMt j4mpav”). With the cache 60 greedy characters came "
-        "at 718 per second, recomputing the context every step at 344: 2.1 times faster at this context of 64, "
-        "more for a longer one."
+        "From “ROMEO:” try greedy decoding (temperature 0), then temperature 0.8, top-k 5 and temperature 1.5: "
+        "which of them repeats itself, which writes word-shaped strings, which lets rare characters in? Then time "
+        "the key/value cache against recomputing the context."
     ),
     seconds=45.6,
+    claims=(_against_markov(), _cache_speedup()),
 ))

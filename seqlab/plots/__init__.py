@@ -5,7 +5,7 @@ more than one trace, so it reads the same in the dashboard, a notebook or a
 saved HTML file.
 """
 
-from seqlab.plots.compare import validation_curves
+from seqlab.plots.compare import batch_loss_curves, validation_curves
 from seqlab.plots.embeddings import embedding_projection
 from seqlab.plots.figure_data import figure_table
 from seqlab.plots.forecast import forecast_window
@@ -72,5 +72,6 @@ __all__ = [
     "squared_unit",
     "probability_legend",
     "token_spans",
+    "batch_loss_curves",
     "validation_curves",
 ]

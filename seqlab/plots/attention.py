@@ -89,15 +89,18 @@ def beam_tree(hypotheses: Sequence[tuple[Sequence[str], float]], title: str = "B
     xs, ys = zip(*nodes.values()) if nodes else ((), ())
     fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers+text", text=[shown_token(p[-1]) for p in nodes],
                              textposition="top center", marker=dict(size=7, color=COLORS["history"]),
-                             showlegend=False, textfont=dict(family="monospace", size=14), hoverinfo="skip"))
+                             showlegend=False, textfont=dict(family="monospace", size=14), hoverinfo="skip",
+                             cliponaxis=False))  # a label may reach past the axes: drawn whole
     fig.add_trace(go.Scatter(
         x=[x + 0.6 for (x, _), _, _ in leaves], y=[y for (_, y), _, _ in leaves], mode="text",
         text=[f"score {score:.3f}" + (" (best)" if rank == 0 else "") for _, score, rank in leaves],
-        textposition="middle right", showlegend=False, hoverinfo="skip",
+        textposition="middle right", showlegend=False, hoverinfo="skip", cliponaxis=False,
     ))  # fmt: skip
     fig.update_xaxes(title_text="decoding step", dtick=1, range=[-0.5, max(xs, default=0) + 3])
-    fig.update_yaxes(title_text="hypothesis (best on top)", autorange="reversed", showticklabels=False,
-                     range=[len(hypotheses) - 0.5, -1.3])  # room for the first row's labels
+    # Best on top by a reversed range, not autorange="reversed": that would fit the markers and drop the room
+    # kept above the first row for its labels.
+    fig.update_yaxes(title_text="hypothesis (best on top)", showticklabels=False, autorange=False,
+                     range=[len(hypotheses) - 0.5, -1.3])
     fig = base_layout(fig, title, max(240, 90 + 50 * len(hypotheses)))
     fig.update_layout(hovermode=False)
     return fig

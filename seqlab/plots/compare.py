@@ -1,11 +1,12 @@
-"""Comparing several runs of one lesson: their validation curves on one chart."""
+"""Comparing several runs of one lesson on one chart: their validation curves, or their losses as they train."""
 
 from __future__ import annotations
 
 import plotly.graph_objects as go
 
 from seqlab.plots.style import COLORS, EXTRA_COLORS, base_layout
-from seqlab.plots.training import label_log_ticks
+from seqlab.plots.training import batch_epochs, epoch_loss_axes, label_log_ticks
+from seqlab.tasks.loss_scale import LossScale
 
 RUN_COLORS = (COLORS["model"], COLORS["train"], COLORS["seasonal"], *EXTRA_COLORS)
 
@@ -46,3 +47,42 @@ def validation_curves(
     if log_y:
         label_log_ticks(fig, [v for _, losses in curves.values() for v in losses] + ([baseline[1]] if baseline else []))
     return base_layout(fig, title, 380)
+
+
+def batch_loss_curves(
+    runs: dict[str, tuple[list[dict], list[dict], int | None]],
+    scale: LossScale,
+    total_epochs: int | None = None,
+    title: str = "Loss while training (thin: each batch; markers: validation after each epoch)",
+) -> go.Figure:
+    """Each run's training loss per batch as a thin line and its validation loss per epoch as markers, in the
+    run's colour: the Train page's live curve (``loss_curves``) for several runs at once.
+
+    Args:
+        runs: run label -> its ``batch`` events, its ``epoch`` events and its batches per epoch (``None``:
+            inferred from the events); a run without events yet draws nothing.
+        scale: how the loss reads (``Task.loss_scale``), the same for every run.
+        total_epochs: fix the x axis to ``[0, total_epochs]`` so the live curves grow into it.
+    """
+    fig = go.Figure()
+    for i, (label, (batches, epochs, steps)) in enumerate(runs.items()):
+        colour = RUN_COLORS[i % len(RUN_COLORS)]
+        if batches:
+            fig.add_trace(go.Scatter(
+                x=batch_epochs(batches, steps), y=scale.values(b.get("batch_loss", b["loss"]) for b in batches),
+                name=f"{label}, per batch", legendgroup=label, mode="lines", opacity=0.6,
+                line=dict(width=1, color=colour),
+                hovertemplate=f"{label}<br>epoch %{{x:.2f}}<br>batch: %{{y:.4g}}<extra></extra>",
+            ))
+        validated = [e for e in epochs if "val_loss" in e]
+        if validated:
+            fig.add_trace(go.Scatter(
+                x=[e["epoch"] for e in validated], y=scale.values(e["val_loss"] for e in validated),
+                name=f"{label}, validation", legendgroup=label, mode="lines+markers",
+                line=dict(width=2, color=colour), marker=dict(size=8, symbol="diamond"),
+            ))
+    shown = total_epochs or max([b["epoch"] for batches, _, _ in runs.values() for b in batches] + [1])
+    epoch_loss_axes(fig, scale, shown)
+    fig = base_layout(fig, title, 380)
+    fig.update_layout(hovermode="closest")
+    return fig

@@ -94,10 +94,12 @@ def heads_grid(weights: np.ndarray, query_labels: Sequence, key_labels: Sequence
 
 
 def score_walkthrough(scores: np.ndarray, query_labels: Sequence, key_labels: Sequence | None = None,
-                      title: str = "Scaled scores a'_ij, masked, and their softmax a_ij") -> go.Figure:
-    r"""The notes' walk-through: $a'_{ij}$ ``(T_q, T_k)`` (``-inf`` where masked) beside $\mathrm{softmax}_j$.
+                      title: str = "Scaled scores a'_ij, masked, and their softmax a_ij",
+                      stacked: bool = False) -> go.Figure:
+    r"""The notes' walk-through: $a'_{ij}$ ``(T_q, T_k)`` (``-inf`` where masked) beside $\mathrm{softmax}_j$
+    (``stacked``: above it, each panel the figure's full width, as a projector needs to read the numbers).
 
-    Every cell carries its number; masked cells are grey with "−∞" on the left and 0 on the right.
+    Every cell carries its number; masked cells are grey with "−∞" on the first and 0 on the second.
     """
     scores = np.asarray(scores, dtype="float64")
     _check(scores, 2, "scores", "(T_q, T_k)")
@@ -108,32 +110,37 @@ def score_walkthrough(scores: np.ndarray, query_labels: Sequence, key_labels: Se
     weights = softmax_rows(scores)
     shown = np.where(masked, np.nan, scores)  # a masked score has no colour: the grey beneath shows
     bound = float(np.nanmax(np.abs(shown))) if np.isfinite(shown).any() else 1.0
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.26, subplot_titles=(
+    rows, cols = (2, 1) if stacked else (1, 2)
+    fig = make_subplots(rows=rows, cols=cols, horizontal_spacing=0.26, vertical_spacing=0.14, subplot_titles=(
         "1. scaled scores a'_ij = q_iᵀk_j / √d_k (mask: −∞)", "2. softmax over each row: a_ij"))
+    # Each panel's colour bar beside it: right of the first panel, or beside each row when stacked.
+    first_bar, second_bar = ((dict(x=1.0, y=0.79, len=0.42), dict(x=1.0, y=0.21, len=0.42)) if stacked
+                             else (dict(x=0.38, len=0.9), dict(x=1.0, len=0.9)))
     grey = np.where(masked, 1.0, np.nan)
-    for col in (1, 2):  # the masked cells, beneath the values
+    panels = [(1, 1), (2, 1)] if stacked else [(1, 1), (1, 2)]
+    for row, col in panels:  # the masked cells, beneath the values
         fig.add_trace(go.Heatmap(z=grey, x=x, y=y, colorscale=[[0, MASKED], [1, MASKED]], showscale=False,
-                                 hoverinfo="skip", xgap=1, ygap=1), row=1, col=col)
+                                 hoverinfo="skip", xgap=1, ygap=1), row=row, col=col)
     fig.add_trace(go.Heatmap(
         z=shown, x=x, y=y, zmid=0.0, zmin=-bound, zmax=bound, colorscale=SCORES, xgap=1, ygap=1,
         text=[[MINUS_INF if m else f"{v:.2f}" for v, m in zip(row, mrow)] for row, mrow in zip(scores, masked)],
         texttemplate="%{text}", textfont=dict(size=TICK_SIZE),
-        colorbar=dict(title=dict(text="score a'_ij", side="right"), x=0.38, len=0.9),  # right of the first panel
+        colorbar=dict(title=dict(text="score a'_ij", side="right"), **first_bar),
         hovertemplate="query %{y}<br>key %{x}<br>a'_ij = %{text}<extra></extra>",
     ), row=1, col=1)  # fmt: skip
     fig.add_trace(go.Heatmap(
         z=np.where(masked, np.nan, weights), x=x, y=y, zmin=0.0, zmax=1.0, colorscale=WEIGHTS, xgap=1, ygap=1,
         text=[[f"{v:.2f}" for v in row] for row in weights], texttemplate="%{text}", textfont=dict(size=TICK_SIZE),
-        colorbar=dict(title=dict(text=WEIGHT_TITLE, side="right"), x=1.0, len=0.9),
+        colorbar=dict(title=dict(text=WEIGHT_TITLE, side="right"), **second_bar),
         hovertemplate="query %{y}<br>key %{x}<br>a_ij = %{text}<extra></extra>",
-    ), row=1, col=2)  # fmt: skip
+    ), row=panels[1][0], col=panels[1][1])  # fmt: skip
     if masked.any():  # the legend says what grey is
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name="masked: −∞ before, 0 after the softmax",
                                  marker=dict(symbol="square", size=14, color=MASKED), showlegend=True))
     _axes_style(fig)
     fig.update_xaxes(title_text=KEY_TITLE)
     fig.update_yaxes(title_text=QUERY_TITLE, col=1)
-    fig = base_layout(fig, title, _height(len(y), least=380) + 40)
+    fig = base_layout(fig, title, rows * _height(len(y), least=380) + 40)
     fig.update_layout(hovermode="closest")
     return fig
 

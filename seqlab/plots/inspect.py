@@ -127,7 +127,7 @@ def state_heatmap(
         name: the internal's name (``"h"``, ``"f"``, ...): its colour range and colour-bar title.
         kind: the cell class (``"ESNCell"`` calls the state zₜ).
         total_units: the layer's size, to say "16 of 64 units" on the y axis.
-        unit: what a row is (``"unit"``; a state-space layer's rows are its ``"mode"``\ s).
+        unit: what a row is (``"unit"``; a state-space layer's rows are its modes, ``"mode"``).
     """
     values = np.asarray(values, dtype="float64")
     x, xaxis = time_ticks(time)

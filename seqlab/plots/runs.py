@@ -27,12 +27,10 @@ def runs_comparison(
     """
     if not (len(labels) == len(model_error) == len(baseline_error)):
         raise ValueError("labels, model_error and baseline_error must have the same length.")
-    fig = go.Figure(
-        [
-            go.Bar(x=labels, y=model_error, name="model", marker_color=COLORS["model"]),
-            go.Bar(x=labels, y=baseline_error, name="best baseline", marker_color=COLORS["baseline"]),
-        ]
-    )
+    bars = {"model": (model_error, COLORS["model"]), "best baseline": (baseline_error, COLORS["baseline"])}
+    # A legend entry only beside bars: a series without a value (no baseline scored) is left out.
+    fig = go.Figure([go.Bar(x=labels, y=values, name=name, marker_color=colour)
+                     for name, (values, colour) in bars.items() if any(v == v for v in values)])
     fig.update_layout(barmode="group", bargap=0.3)
     values = [v for v in (*model_error, *baseline_error) if v == v]  # NaN left out
     log_y = log_y and bool(values) and min(values) > 0

@@ -43,6 +43,14 @@ def label_log_ticks(fig: go.Figure, values: list[float]) -> None:
         fig.update_yaxes(tickvals=ticks, ticktext=[f"{t:g}" for t in ticks])
 
 
+def epoch_loss_axes(fig: go.Figure, scale: LossScale, shown: float) -> None:
+    """The loss axis as ``scale`` reads it (log ticks written in full) over an x axis of ``shown`` epochs."""
+    fig.update_yaxes(title_text=scale.title, type="log" if scale.log_y else "linear")
+    if scale.log_y:
+        label_log_ticks(fig, [v for trace in fig.data for v in trace.y if v is not None])
+    fig.update_xaxes(title_text="epoch", range=[0, shown * 1.02], dtick=1 if shown <= 20 else None, rangemode="tozero")
+
+
 def loss_curves(
     batches: list[dict],
     epochs: list[dict],
@@ -111,16 +119,7 @@ def loss_curves(
                     marker=dict(size=8, symbol="diamond-open"),
                 )
             )
-    fig.update_yaxes(title_text=scale.title, type="log" if log_y else "linear")
-    if log_y:
-        label_log_ticks(fig, [v for trace in fig.data for v in trace.y if v is not None])
-    shown = total_epochs or max([e["epoch"] for e in epochs] + [b["epoch"] for b in batches] + [1])
-    fig.update_xaxes(
-        title_text="epoch",
-        range=[0, shown * 1.02],
-        dtick=1 if shown <= 20 else None,
-        rangemode="tozero",
-    )
+    epoch_loss_axes(fig, scale, total_epochs or max([e["epoch"] for e in epochs] + [b["epoch"] for b in batches] + [1]))
     if not batches and not epochs:
         fig.add_annotation(text="waiting for the first batch…", x=0.5, y=0.5, xref="paper", yref="paper",
                            showarrow=False, font=dict(size=16, color="#888888"))

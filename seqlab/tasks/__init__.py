@@ -11,11 +11,11 @@ several kinds share sit here: ``task`` (the plug-in and its registry),
 ``class_scores``.
 """
 
-from seqlab.tasks.metrics import METRICS, Metric, get_metric
+from seqlab.tasks.metrics import METRICS, Metric
 from seqlab.tasks.numeric import InputSpec
 from seqlab.tasks.task import (
-    TASK_KINDS, USES, Evaluation, Task, TextEndpoint, check_model_io, get_task, list_tasks, mape_left_out, ordered_metrics,
-    register_task, shown_metrics, task_can, task_for,
+    TASK_KINDS, USES, Evaluation, Task, TextEndpoint, check_model_io, get_metric, get_task, list_tasks, mape_left_out,
+    ordered_metrics, register_task, shown_metrics, task_can, task_for,
 )
 
 __all__ = [

@@ -52,6 +52,22 @@ class Metric:
         unit = self.unit_for(target_unit)
         return f"{self.name} ({unit})" if unit else self.name
 
+    def skill(self, model, baseline) -> float:
+        """How much better ``model`` is than ``baseline`` (stored values; positive: the model wins), in the
+        metric's direction: an error's ``(1 - model / baseline) * 100`` in %; a higher-is-better metric's gain
+        in its shown units (accuracy: percentage points). NaN when either is missing or the baseline's error is 0."""
+        model, baseline = self.display(model), self.display(baseline)
+        if self.higher_is_better:
+            return model - baseline
+        return (1 - model / baseline) * 100 if baseline else math.nan
+
+    def best(self, values: dict) -> str | None:
+        """The key of the best of ``values`` (highest or lowest, as the metric reads), finite ones only."""
+        finite = {k: float(v) for k, v in values.items() if not math.isnan(self.display(v))}
+        if not finite:
+            return None
+        return (max if self.higher_is_better else min)(finite, key=finite.get)
+
     def display(self, value) -> float:
         """The stored value as shown (accuracy in %); NaN when missing or not finite."""
         try:

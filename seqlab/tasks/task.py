@@ -43,6 +43,7 @@ from seqlab.registry import Registry
 from seqlab.tasks.loss_scale import LossScale, plain_scale
 from seqlab.tasks.numeric import InputSpec, load_scaler, numeric_inputs, save_scaler, scale_inputs
 from seqlab.tasks.metrics import METRICS, TARGET_UNIT, Metric
+from seqlab.tasks.metrics import get_metric as registered_metric
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -324,6 +325,13 @@ def _fits(shape: tuple, wanted: tuple) -> bool:
 
 def _shape(shape: tuple) -> str:
     return "(" + ", ".join("None" if d is None else str(d) for d in shape) + ")"
+
+
+def get_metric(key: str) -> Metric:
+    """The metric called ``key``, a task kind's own among them: the kinds are loaded first, since each registers
+    its metrics (their direction and scale) as it loads; an unknown key reads as ``registered_metric`` says."""
+    TASK_KINDS.names()
+    return registered_metric(key)
 
 
 def ordered_metrics(keys, task: str | None = None) -> list[str]:

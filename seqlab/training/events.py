@@ -9,7 +9,12 @@ Event types (all carry ``type``):
            learning_rate (the rate that batch's step applied, from the optimizer's schedule; gradient
            training only), elapsed
     epoch: epoch, loss, val_loss, learning_rate (its last batch's), and any other metric Keras logged, elapsed
-    status: message (e.g. "computing baselines")
+    status: phase, message, at (the wall-clock time): a phase begins, ``load``, ``build``, ``evaluate`` or
+           ``export`` in a job's order (training's own are start, batch and epoch); a status from
+           elsewhere, such as the Ray node a job trains on, has no phase
+    progress: phase, message, done, total, unit, elapsed, eta (seconds left at the rate so far, ``None``
+           before the first unit), at: how far the work of a phase has come (``seqlab.progress``): the
+           test split's predictions, the baselines
     note: message, what loading the data had to adapt (``SequenceData.notes``), before training
     end: status ("completed", "cancelled" or "diverged"), run_id, path, metrics, baselines
 
@@ -28,6 +33,30 @@ from typing import Callable
 import keras
 
 EventHandler = Callable[[dict], None]
+
+
+def status(phase: str, message: str) -> dict:
+    """The ``status`` event that ``phase`` begins, as ``message`` says (``"exporting the TensorFlow SavedModel"``)."""
+    return {"type": "status", "phase": phase, "message": message, "at": time.time()}
+
+
+class ProgressEvents:
+    """A ``seqlab.progress`` listener: every report of a ``phase``'s work becomes a ``progress`` event, its ETA
+    from the rate of that work (named by its message) since its first report."""
+
+    def __init__(self, on_event: EventHandler, phase: str):
+        self.on_event = on_event
+        self.phase = phase
+        self._started: dict[str, float] = {}
+
+    def __call__(self, message: str, done: int, total: int, unit: str) -> None:
+        now = time.monotonic()
+        elapsed = now - self._started.setdefault(message, now)
+        self.on_event({
+            "type": "progress", "phase": self.phase, "message": message, "done": done, "total": total,
+            "unit": unit, "elapsed": elapsed, "eta": elapsed / done * (total - done) if done else None,
+            "at": time.time(),
+        })
 
 
 class EventCallback(keras.callbacks.Callback):

@@ -37,17 +37,19 @@ from seqlab.late_export import export_in_tensorflow, file_write_errors
 from seqlab.manifest import signing_key
 from seqlab.models import build_model, get_architecture
 from seqlab.models.task_model import EVAL_BATCH_SIZE
+from seqlab.progress import listening
 from seqlab.run_meta import RunMeta
 from seqlab.run_name import check_name, write_name
 from seqlab.runs import Run, RunStore, write_json
 from seqlab.tasks import get_task
 from seqlab.training.devices import device_name, distribution_strategy, evaluation_batch_size, split_callbacks
-from seqlab.training.events import EventCallback, EventHandler
+from seqlab.training.events import EventCallback, EventHandler, ProgressEvents, status
 from seqlab.training.identity import run_identity
 from seqlab.training.optimizer import compile_model
 from seqlab.training.spec import ExperimentSpec
 from seqlab.training.stream_batches import StreamBatches
 from seqlab.training.tensorboard_logs import FOLDER as TENSORBOARD, missing_reason, write_event_files
+from seqlab.training.chunked_predictions import predicted_in_chunks
 
 
 def shuffled_batches(inputs, y, batch_size: int, seed: int):
@@ -159,6 +161,7 @@ def run_experiment(
     signing_key()  # a run is signed when written: an unwritable key folder fails now, not after training
     store.check_writable()  # so does a store below a file or a read-only one
     keras.utils.set_random_seed(spec.seed)
+    emit(status("load", f"loading the {spec.dataset} dataset"))
     data = load_dataset(spec.dataset, **spec.data_options)
     identity = run_identity(spec, data)  # of the data as loaded, before anything trains on it
     no_tensorboard = missing_reason()
@@ -167,6 +170,7 @@ def run_experiment(
     test = data.splits["test"]
     task = get_task(data.task)
     strategy = distribution_strategy(spec.devices)  # too many devices asked for: refused before building
+    emit(status("build", "building and compiling the model"))
     model = compiled_model(spec, data, store, strategy)  # past max_parameters: refused while built, before training
 
     device = device_name(spec.devices)
@@ -183,13 +187,14 @@ def run_experiment(
         fit(model, data, spec, callbacks)
     train_seconds = time.monotonic() - started
 
-    emit({"type": "status", "message": "evaluating on the test split against the baselines"})
-    evaluation = task.evaluate(data, task.predict(model, test.inputs))
+    emit(status("evaluate", "evaluating on the test split against the baselines"))
+    with listening(ProgressEvents(emit, "evaluate")):  # the predictions' chunks and the baselines report
+        evaluation = task.evaluate(data, predicted_in_chunks(task.predict, model, test.inputs))
     metrics = evaluation.metrics
-    status = "diverged" if events.diverged else "cancelled" if events.cancelled else "completed"
+    ended = "diverged" if events.diverged else "cancelled" if events.cancelled else "completed"
     meta = RunMeta(
         task=data.task,
-        status=status,
+        status=ended,
         dataset=data.name,
         model=spec.model,
         input_shape=list(data.input_shape),
@@ -216,6 +221,7 @@ def run_experiment(
     )
 
     def fill(folder: Path) -> None:
+        emit(status("export", "saving the run: its model, history and test predictions"))
         assets = task.save_assets(folder, data)  # inside the run folder: the signed manifest covers them
         write_json(folder / "spec.json", spec.to_dict())
         write_json(folder / "meta.json", dataclasses.replace(meta, assets=assets).to_dict())
@@ -231,7 +237,7 @@ def run_experiment(
         if keras.backend.backend() != "tensorflow":
             export_elsewhere(folder, emit)
             return
-        emit({"type": "status", "message": "exporting the TensorFlow SavedModel"})
+        emit(status("export", "exporting the TensorFlow SavedModel"))
         try:
             task.export(model, data, folder / "savedmodel")
         except file_write_errors() as err:  # TensorFlow's own writes report a full disk so, not as an OSError
@@ -240,7 +246,7 @@ def run_experiment(
     run_id = store.new_run_id(spec.dataset, spec.model)
     path = store.write(run_id, fill)
     run = store.read(run_id)
-    emit({"type": "end", "status": status, "run_id": run_id, "path": str(path), **metrics})
+    emit({"type": "end", "status": ended, "run_id": run_id, "path": str(path), **metrics})
     return run
 
 
@@ -251,5 +257,5 @@ def export_elsewhere(folder: Path, emit: EventHandler) -> None:
         emit({"type": "note", "message": "no SavedModel: TensorFlow is not installed here; make it later, where "
               f"it is, with: python -m seqlab export {folder.name}"})  # the folder is named by the run's id
         return
-    emit({"type": "status", "message": "exporting the TensorFlow SavedModel (in a TensorFlow process)"})
+    emit(status("export", "exporting the TensorFlow SavedModel (in a TensorFlow process)"))
     export_in_tensorflow(folder)

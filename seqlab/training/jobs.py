@@ -25,12 +25,13 @@ import itertools
 import queue
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 # Import the heavy modules here, in the caller's thread: a first import inside
 # the worker thread races the app's own imports (measured on this stack).
 from seqlab.limits import current_limits, limit_hint
 from seqlab.run_name import check_name
+from seqlab.run_owner import Ownership, check_owner
 from seqlab.runs import Run, RunStore
 from seqlab.training.executors import executor_from
 from seqlab.training.identity import spec_identity
@@ -45,6 +46,7 @@ _ids = itertools.count(1)
 class Job:
     spec: ExperimentSpec
     name: str | None = None  # the run's name (``seqlab.run_name``)
+    owner: str | None = None  # the browser session it is for (``seqlab.run_owner``); None: the local user's
     job_id: int = field(default_factory=lambda: next(_ids))
     status: str = "queued"  # then waiting (for a slot), running, and one of DONE
     position: int | None = None  # 1-based place in the process-wide queue while waiting
@@ -136,6 +138,11 @@ class JobSlots:
             self._running -= 1
             self._changed.notify_all()
 
+    @property
+    def training(self) -> int:
+        """How many jobs hold a slot now: the jobs ahead of the first one waiting."""
+        return self._running
+
     def _renumber(self) -> None:
         for place, waiting in enumerate(self._waiting, start=1):
             waiting.position = place
@@ -178,21 +185,23 @@ class JobManager:
         self._worker: threading.Thread | None = None
         self._lock = threading.Lock()
 
-    def submit(self, spec: ExperimentSpec, name: str | None = None, reuse: bool = False) -> Job:
-        """Queue ``spec`` (its run named ``name``). With ``reuse``, first ``served``: a run of its identity trained
-        before, or the job training it now; else the new job is the one that later submits of it follow."""
+    def submit(self, spec: ExperimentSpec, name: str | None = None, reuse: bool = False,
+               owner: str | None = None) -> Job:
+        """Queue ``spec`` (its run named ``name``, recorded as ``owner``'s once written). With ``reuse``, first
+        ``served``: a run of its identity trained before, or the job training it now; else the new job is the one
+        that later submits of it follow."""
         spec.resolved()  # refuse a bad spec or name now, in the caller, with its message
         self.store.check_writable()  # and a store no run could be written to, before it queues
-        name = check_name(name)
+        name, owner = check_name(name), None if owner is None else check_owner(owner)
         if not reuse:
-            return self._queue_job(Job(spec, name))
+            return self._queue_job(Job(spec, name, owner))
         identity = spec_identity(spec)  # loads the data (once per process): outside the lock
         key = self._key(identity)
         with TRAININGS.lock:  # two sessions submitting one identity at once: the second follows the first
             job = self._serve(key, spec)
             if job is not None:
                 return self.follow(job)
-            job = self._queue_job(Job(spec, name, identity=identity))
+            job = self._queue_job(Job(spec, name, owner, identity=identity))
             TRAININGS.add(key, job)
         return job
 
@@ -272,6 +281,9 @@ class JobManager:
                 return
             job.status, job.started = "running", time.time()
             job.run = self.executor.train(job, self.store)
+            if job.owner is not None:  # a label beside the signed run, as its name (``RunStore.set_ownership``)
+                self.store.set_ownership(job.run.run_id, Ownership(job.owner))
+                job.run = replace(job.run, ownership=Ownership(job.owner))
             job.status = job.run.status
         except Exception as err:  # reported to the UI, never raised in a thread
             job.invalid = isinstance(err, ValueError)

@@ -1,6 +1,8 @@
 """Dashboard test helpers: open a page of the real app in AppTest, wait for training jobs."""
 
 import base64
+import json
+import shutil
 import time
 from pathlib import Path
 
@@ -64,3 +66,32 @@ def figure_array(array) -> np.ndarray:
 
 def texts(elements) -> str:
     return "\n".join(str(e.value) for e in elements)
+
+
+def figures(at: AppTest) -> dict:
+    """The page's plotly figures by title."""
+    return {json.loads(c.proto.spec)["layout"]["title"]["text"]: json.loads(c.proto.spec)
+            for c in at.get("plotly_chart")}
+
+
+def figure_titled(at: AppTest, start: str) -> dict:
+    """The one figure whose title starts with ``start``."""
+    [figure] = [spec for title, spec in figures(at).items() if title.startswith(start)]
+    return figure
+
+
+def one_epoch_run(folder: Path, dataset: str, model: str, data_options: dict, model_options: dict, **training):
+    """A run of one epoch (unless ``training`` says otherwise) in its own store under ``folder``."""
+    from seqlab.runs import RunStore
+    from seqlab.training import ExperimentSpec, run_experiment
+
+    spec = ExperimentSpec(dataset, model, data_options, model_options, **{"epochs": 1, "batch_size": 64, **training})
+    return run_experiment(spec, store=RunStore(folder))
+
+
+def open_with_runs(open_page, runs_dir: Path, page: str, *runs) -> AppTest:
+    """``page`` opened over a run store holding copies of ``runs``."""
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    for run in runs:
+        shutil.copytree(run.path, runs_dir / run.run_id)
+    return open_page(page)

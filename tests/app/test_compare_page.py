@@ -110,7 +110,9 @@ def test_runs_deleted_under_the_dataset_filter_leave_the_page_working(open_page,
 
 
 def scores(rows) -> pd.DataFrame:
-    return pd.DataFrame(rows, columns=["run", "model", "dataset", "metric", "test", "better", "budget"])
+    """Rows of a compare table, without a skill (no baseline scored): ranked by their test value."""
+    table = pd.DataFrame(rows, columns=["run", "model", "dataset", "metric", "test", "better", "budget"])
+    return table.assign(skill=np.nan)
 
 
 def test_best_first_lowest_error_and_highest_accuracy():
@@ -168,3 +170,52 @@ def test_curves_are_named_by_the_runs_name_when_it_has_one(tiny_runs):
     fig = curves_figure([named, tiny_runs["lstm"]], "loss")
     assert fig.data[0].name.startswith("wide mlp · ") and run.run_id in fig.data[0].name
     assert not fig.data[1].name.startswith(" · ")  # an unnamed run: model and id only
+
+
+def with_scores(root, source, run_id: str, mae: float, baselines: dict, **meta):
+    """A copy of ``source`` whose test MAE and baselines' MAE are these (a run on another test window)."""
+    metrics = {"model": {"mae": mae}, "baselines": {name: {"mae": v} for name, v in baselines.items()}}
+    return copy_run(root, source, run_id, meta=meta, metrics=metrics)
+
+
+def test_runs_rank_by_their_skill_over_one_named_baseline(tmp_path, tiny_runs):
+    from seqlab.app.compare_view import compare_table, leaderboard, shared_baseline
+
+    mlp, lstm = tiny_runs["mlp"], tiny_runs["lstm"]
+    # The LSTM's lower MAE came on an easier window: its baselines did better still. Against the naive forecast,
+    # the strongest baseline both were scored against, the MLP is the one with skill.
+    runs = [with_scores(tmp_path, lstm, "easy-lstm", 0.4, {"naive": 0.3, "mean": 2.0, "seasonal_naive_day": 0.2}),
+            with_scores(tmp_path, mlp, "hard-mlp", 0.5, {"naive": 1.0, "mean": 2.0})]
+    assert shared_baseline(runs, "mae") == "naive"  # seasonal naive is the LSTM's alone
+    table = compare_table(runs)
+    assert list(table["run"]) == ["hard-mlp", "easy-lstm"]
+    assert set(table["baseline"]) == {"Naive (last value)"} and list(table["best baseline"]) == [1.0, 0.3]
+    assert table["skill"].tolist() == pytest.approx([50.0, (1 - 0.4 / 0.3) * 100])
+    assert list(leaderboard(table)["run"]) == ["hard-mlp", "easy-lstm"]
+
+
+def test_an_accuracy_ranks_by_its_gain_in_points(tmp_path, tiny_runs):
+    from seqlab.app.compare_view import compare_table
+
+    def accuracy(run_id, model, unigram):
+        metrics = {"model": {"mlm_accuracy": model}, "baselines": {"unigram_and_majority": {"mlm_accuracy": unigram}}}
+        return copy_run(tmp_path, tiny_runs["mlp"], run_id, meta={"task": "masked_lm"}, metrics=metrics)
+
+    table = compare_table([accuracy("bert-a", 0.095, 0.058), accuracy("bert-b", 0.30, 0.058)])
+    assert list(table["run"]) == ["bert-b", "bert-a"]
+    assert table["skill"].tolist() == pytest.approx([24.2, 3.7])  # points over 5.8 %, not -64 %
+    assert table["metric"].iloc[0] == "masked-LM accuracy (%)" and table["test"].tolist() == pytest.approx([30, 9.5])
+
+
+def test_the_page_says_when_budgets_differ(open_page, runs_dir, tiny_runs):
+    copy_runs(runs_dir, tiny_runs["mlp"], tiny_runs["lstm"])
+    at = open_page(PAGE)
+    assert not at.exception and not any("different budgets" in w.value for w in at.warning)
+    copy_run(runs_dir, tiny_runs["lstm"], "longer-lstm", meta={"epochs_run": 5})
+    at = open_page(PAGE)
+    assert not at.exception and not at.error
+    notices = [w.value for w in at.warning if "different budgets" in w.value]
+    assert len(notices) == 2 and "1 epoch, 5 epochs" in notices[0]  # the chosen runs' table and the leaderboard
+    at.selectbox(key="compare.board.sine.budget").set_value("1 epoch").run()
+    assert len([w for w in at.warning if "different budgets" in w.value]) == 1  # one budget on the leaderboard
+    assert "Ranked by MAE: skill over" in texts(at.caption)

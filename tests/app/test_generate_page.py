@@ -87,3 +87,17 @@ def test_a_deeply_nested_tokenizer_is_an_error_not_a_crash(open_page, runs_dir, 
     at = open_page("pages/generate.py")
     assert not at.exception
     assert "Cannot read the tokeniser" in texts(at.error) and "nests arrays or objects" in texts(at.error)
+
+
+def test_each_steps_alternatives_show_in_a_table_a_tap_opens(open_page, language_runs):
+    at = open_page("pages/generate.py")
+    at.number_input(key="generate.tokens").set_value(12).run()
+    at.number_input(key="generate.samples").set_value(1).run()
+    at.button(key="generate.go").click().run()
+    assert not at.exception and not at.error
+    assert [e.label for e in at.expander] == ["Each step's alternatives"]  # a title tooltip never shows on touch
+    table = at.expander[0].dataframe[0].value
+    assert list(table["step"]) == list(range(1, 13)) and table["p"].between(0, 1).all()
+    first = table["most probable there"].iloc[0].split(" · ")
+    assert len(first) == 5 and all(float(a.rsplit(" ", 1)[1]) >= 0 for a in first)
+    assert f'title="p = {table["p"].iloc[0]:.3f}' in spans(at)[0]  # the table's figures are the tooltips'

@@ -6,7 +6,7 @@ import shutil
 import numpy as np
 import pytest
 
-from tests.app.conftest import figure_array, texts
+from tests.app.conftest import figure_array, figures, texts
 from tests.data.test_textcsv import reviews
 
 PAGE = "pages/inspect.py"
@@ -23,11 +23,6 @@ def transformer_run(tmp_path_factory):
     model = {"layers": 2, "heads": 2, "width": 8, "ff_units": 16, "dropout": 0.0}
     spec = ExperimentSpec("textcsv", "transformer", options, model, epochs=1, batch_size=8)
     return run_experiment(spec, store=RunStore(folder / "runs"))
-
-
-def figures(at) -> dict:
-    return {json.loads(c.proto.spec)["layout"]["title"]["text"]: json.loads(c.proto.spec)
-            for c in at.get("plotly_chart")}
 
 
 def test_a_transformer_run_shows_heads_layers_equations_and_the_walkthrough(open_page, runs_dir, transformer_run):

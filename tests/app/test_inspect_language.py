@@ -1,12 +1,11 @@
 """Inspect for language runs: text in, tokens on the time axis; an HMM's path, posteriors, A and B."""
 
-import json
 import shutil
 
 import numpy as np
 import pytest
 
-from tests.app.conftest import figure_array, texts
+from tests.app.conftest import figure_array, figures, texts
 
 PAGE = "pages/inspect.py"
 
@@ -34,11 +33,6 @@ def open_run(open_page, runs_dir, run, *others):
     at = open_page(PAGE)
     at.selectbox(key="inspect.run").set_value(run.run_id).run()
     return at
-
-
-def figures(at) -> dict:
-    return {json.loads(c.proto.spec)["layout"]["title"]["text"]: json.loads(c.proto.spec)
-            for c in at.get("plotly_chart")}
 
 
 def text_box(at, run):

@@ -139,8 +139,9 @@ def test_comparison_axis_is_log_for_errors_and_linear_for_accuracy():
 
     from seqlab.app.run_table import comparison_figure
 
-    errors = pd.DataFrame({"model": ["ESN", "LSTM"], "run": ["a", "b"], "metric": ["MAE", "MAE"],
+    errors = pd.DataFrame({"label": ["ESN", "LSTM"], "run": ["a", "b"], "key": ["mae", "mae"], "metric": ["MAE", "MAE"],
                            "test": [0.002, 0.3], "best baseline": [0.4, 0.4]})
     assert comparison_figure(errors, "t").layout.yaxis.type == "log"
-    accuracy = errors.assign(metric="accuracy (%)", test=[90.0, 95.0], **{"best baseline": [10.0, 10.0]})
+    accuracy = errors.assign(key="accuracy", metric="accuracy (%)", test=[90.0, 95.0],
+                             **{"best baseline": [10.0, 10.0]})
     assert comparison_figure(accuracy, "t").layout.yaxis.type != "log"

@@ -182,3 +182,18 @@ def test_a_hostile_model_upload_is_an_error_not_a_traceback(open_page, trained_r
         at.file_uploader(key="models.upload.file").set_value((name, data, "application/zip")).run()
         assert not at.exception
         assert "Could not load the model" in texts(at.error) and message in texts(at.error), name
+
+
+def test_an_uploaded_language_run_zip_heads_its_probabilities_with_its_tokens(open_page, tmp_path):
+    from seqlab.tasks import get_task
+    from tests.language_run import train_language_run
+
+    run = train_language_run(tmp_path / "lm")
+    vocab = get_task("language").load_assets(run.path)["tokenizer"].vocab
+    at = open_page("pages/models.py")
+    at.file_uploader(key="models.upload.file").set_value(("lm.zip", zip_bytes(run), "application/zip")).run()
+    at.text_area(key="models.upload.predict.text").set_value("def f").run()
+    assert not at.exception and not at.error
+    table = at.dataframe[-1].value
+    assert table.loc[0, "text"] == "def f" and len(table.columns) == len(vocab) + 1
+    assert {"p(␣)", "p(d)"} <= set(table.columns) and "0" not in table.columns  # the tokens, not 0 to V - 1

@@ -1,8 +1,8 @@
 """The self-attention and positions lessons' untrained parts: the notes' "Hello how are", the encoding, the word order."""
 
-import json
-
 from streamlit.testing.v1 import AppTest
+
+from tests.app.conftest import figures
 
 
 def lesson():
@@ -11,11 +11,6 @@ def lesson():
 
     notes_walkthrough("lessons.transformer")
     positional_lesson(key="lessons.transformer.positional")
-
-
-def figures(at) -> dict:
-    return {json.loads(c.proto.spec)["layout"]["title"]["text"]: json.loads(c.proto.spec)
-            for c in at.get("plotly_chart")}
 
 
 def test_the_lesson_masks_the_notes_scores_and_shows_positions():

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -55,8 +56,8 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _wait_healthy(url: str, server: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
+def _wait_healthy(url: str, server: subprocess.Popen, log: Path, timeout: float = START_TIMEOUT) -> None:
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.poll() is not None:
             pytest.fail(f"streamlit exited with {server.returncode}:\n{log.read_text()[-3000:]}", pytrace=False)
@@ -67,17 +68,18 @@ def _wait_healthy(url: str, server: subprocess.Popen, log: Path) -> None:
         except OSError:
             pass
         time.sleep(0.5)
-    pytest.fail(f"streamlit did not answer within {START_TIMEOUT} s:\n{log.read_text()[-3000:]}", pytrace=False)
+    pytest.fail(f"streamlit did not answer within {timeout} s:\n{log.read_text()[-3000:]}", pytrace=False)
 
 
-@pytest.fixture
-def server(tmp_path):
-    """The dashboard on a free port; yields its URL; the server is killed afterwards, whatever happens."""
+@contextmanager
+def dashboard(runs_dir: Path, log: Path, launcher: tuple[str, ...] = ("streamlit",), env: dict | None = None,
+              start_timeout: float = START_TIMEOUT):
+    """``streamlit run streamlit_app.py`` (through ``python -m`` ``launcher``) on a free port, its run store
+    ``runs_dir``; yields its URL; the server is killed afterwards, whatever happens."""
     port = _free_port()
-    log = tmp_path / "streamlit.log"
-    env = {**os.environ, "SEQLAB_RUNS_DIR": str(tmp_path / "runs"), "TF_CPP_MIN_LOG_LEVEL": "3"}
+    env = {**os.environ, **(env or {}), "SEQLAB_RUNS_DIR": str(runs_dir), "TF_CPP_MIN_LOG_LEVEL": "3"}
     command = [
-        sys.executable, "-m", "streamlit", "run", "streamlit_app.py",
+        sys.executable, "-m", *launcher, "run", "streamlit_app.py",
         "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
         "--browser.gatherUsageStats", "false",
     ]
@@ -86,7 +88,7 @@ def server(tmp_path):
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
         url = f"http://127.0.0.1:{port}"
-        _wait_healthy(url, process, log)
+        _wait_healthy(url, process, log, start_timeout)
         yield url
     finally:
         process.terminate()
@@ -95,6 +97,13 @@ def server(tmp_path):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=15)
+
+
+@pytest.fixture
+def server(tmp_path):
+    """The dashboard on a free port, its run store in ``tmp_path``; yields its URL."""
+    with dashboard(tmp_path / "runs", tmp_path / "streamlit.log") as url:
+        yield url
 
 
 def _shot(page, name: str) -> None:

@@ -4,13 +4,12 @@ model gives."""
 import numpy as np
 import pytest
 
-from seqlab import decoding
-from seqlab.tasks.language.generate import generate_text, language_next, recomputed_next
+from seqlab.tasks.language.generate import generate_text
 from seqlab.models import build_model
-from seqlab.models.chain_steps import ChainSteps
 from seqlab.models.registry import steps_of
 from tests.compiled import compiled
 from tests.language_run import TINY_TEXT
+from tests.models.stepping import assert_steps_as_recomputing
 
 TINY = {
     "s4d": {"width": 4, "state_size": 3, "layers": 2},
@@ -52,20 +51,7 @@ def test_stepping_from_the_states_gives_the_whole_models_probabilities_and_token
     run = language_runs[name]
     assert np.isfinite(run.metrics["model"]["cross_entropy"])
     model = run.load_model()
-    steps = steps_of(model)
-    assert isinstance(steps, ChainSteps)  # the architecture declares its stepping
-    T = TINY_TEXT["lookback"]
-    x = np.random.default_rng(2).integers(2, 20, (3, T))
-    stepped, recomputed = language_next(steps), recomputed_next(model)
-    a, state = stepped(x[:, :5], None)  # the prompt in one read, then one id a step
-    b, context = recomputed(x[:, :5], None)
-    for t in range(5, T):
-        np.testing.assert_allclose(a, b, atol=1e-5)
-        a, state = stepped(x[:, t : t + 1], state)
-        b, context = recomputed(x[:, t : t + 1], context)
-    prompt = [[3, 4, 5]]
-    [greedy], [again] = (decoding.greedy(f, prompt, T - 3) for f in (language_next(steps), recomputed_next(model)))
-    assert greedy.tokens == again.tokens
+    assert_steps_as_recomputing(model, TINY_TEXT["lookback"])
     assert len(generate_text(run, "def ", tokens=5, temperature=0).tokens) == 5
 
 

@@ -3,13 +3,12 @@
 import numpy as np
 import pytest
 
-from seqlab import decoding
-from seqlab.tasks.language.generate import generate_text, language_next, recomputed_next
+from seqlab.tasks.language.generate import generate_text
 from seqlab.models import build_model, get_architecture
 from seqlab.models.registry import steps_of
-from seqlab.models.chain_steps import ChainSteps
 from tests.compiled import compiled
 from tests.language_run import TINY_TEXT
+from tests.models.stepping import assert_steps_as_recomputing
 
 TINY = {"filters": 4, "kernel_size": 2, "layers": 2}
 
@@ -41,21 +40,7 @@ def test_a_language_run_trains_and_generates(language_run):
 
 
 def test_stepping_from_the_buffers_gives_the_log_probs_of_recomputing_the_window(language_run):
-    model = language_run.load_model()
-    steps = steps_of(model)
-    assert isinstance(steps, ChainSteps)  # the architecture declares its shift buffers
-    T = TINY_TEXT["lookback"]
-    x = np.random.default_rng(2).integers(2, 20, (3, T))
-    stepped, recomputed = language_next(steps), recomputed_next(model)
-    a, state = stepped(x[:, :5], None)  # the prompt in one read, then one id a step
-    b, context = recomputed(x[:, :5], None)
-    for t in range(5, T):
-        np.testing.assert_allclose(a, b, atol=1e-5)
-        a, state = stepped(x[:, t : t + 1], state)
-        b, context = recomputed(x[:, t : t + 1], context)
-    prompt = [[3, 4, 5]]
-    [greedy], [again] = (decoding.greedy(f, prompt, T - 3) for f in (language_next(steps), recomputed_next(model)))
-    assert greedy.tokens == again.tokens
+    assert_steps_as_recomputing(language_run.load_model(), TINY_TEXT["lookback"])  # from its shift buffers
 
 
 def test_the_buffers_hold_each_convolutions_last_inputs_only(tiny):

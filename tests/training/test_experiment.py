@@ -39,7 +39,7 @@ def test_events_and_batch_loss_recovery(runs_dir):
     events = []
     run_experiment(ExperimentSpec("sine", "mlp", epochs=2, **TINY), on_event=events.append)
     kinds = [e["type"] for e in events]
-    assert kinds[0] == "start" and kinds[-1] == "end" and kinds.count("epoch") == 2
+    assert kinds[:3] == ["status", "status", "start"] and kinds[-1] == "end" and kinds.count("epoch") == 2
     batches = [e for e in events if e["type"] == "batch" and e["epoch"] == 1]
     # The running mean of the recovered batch losses is what Keras reported.
     running = np.cumsum([b["batch_loss"] for b in batches]) / np.arange(1, len(batches) + 1)

@@ -14,15 +14,17 @@ import streamlit as st
 from seqlab.app import figures
 from seqlab.app.inspect.inspect_view import RESULT_VIEWS, InspectInput, equations_panel, sample_outcome
 from seqlab.app.inspect.positional_view import positional_lesson
+from seqlab.app.projector_style import projector_on
 from seqlab.app.task_views import view_for
 from seqlab.data import SequenceData
 from seqlab.inspect import Trace
 from seqlab.inspect.attention import AttentionTrace, mask_future
-from seqlab.plots.heads import head_heatmap, heads_grid, score_walkthrough
+from seqlab.plots.heads import GRID_COLUMNS, head_heatmap, heads_grid, score_walkthrough
 from seqlab.runs import Run
 
 AVERAGE = "average over heads"
 MAX_WALKTHROUGH = 12  # tokens: beyond this the numbers in the cells cannot be read
+PROJECTOR_COLUMNS = 2  # heads per row on a projector: four would get about 60 px each at 1024 px
 ATTENTION_NAMES = {"self": "self-attention", "cross": "cross-attention (over the context)"}
 
 
@@ -76,8 +78,9 @@ def attention_view(run: Run, data: SequenceData, tr: Trace, inp: InspectInput) -
                    "Dark cells are where it reads from; a masked key gets exactly 0.")
     if layer.heads > 1:
         figures.show(heads_grid(layer.arrays[attention], queries, keys,
-                                   title=f"All {layer.heads} heads of {layer.label} ({ATTENTION_NAMES[attention]})"),
-                        key="inspect.attention.grid")
+                                title=f"All {layer.heads} heads of {layer.label} ({ATTENTION_NAMES[attention]})",
+                                columns=PROJECTOR_COLUMNS if projector_on() else GRID_COLUMNS),
+                     key="inspect.attention.grid")
         st.caption("The same sentence through every head of the layer: the heads share their input and differ "
                    "only by their own projections W^Q, W^K, W^V.")
     walkthrough(layers[0], head, run.run_id)
@@ -105,14 +108,15 @@ def walkthrough(first: AttentionTrace, head: str, run_id: str) -> None:
     if causal:
         matrix = mask_future(matrix)
     figures.show(score_walkthrough(matrix, first.query_labels,
-                                      title=f"Head {number} of {first.label}: a'_ij, masked, and softmax a_ij"),
-                    key="inspect.attention.scores")
+                                   title=f"Head {number} of {first.label}: a'_ij, masked, and softmax a_ij",
+                                   stacked=projector_on()),  # on a projector each panel gets the full width
+                 key="inspect.attention.scores")
     if decoder:
-        which = "This decoder block masks every later token itself: the right-hand matrix is its recorded weights."
+        which = "This decoder block masks every later token itself: the softmax matrix is its recorded weights."
     elif causal:
         which = "This block reads every token; the causal mask shows what a decoder would do with the same scores."
     else:
-        which = "The right-hand matrix is this head's recorded weights."
+        which = "The softmax matrix is this head's recorded weights."
     st.caption("1. MatMul and scale: a'_ij = q_iᵀ k_j / √d_k, from this layer's own W^Q and W^K on the input. "
                "2. Mask: −∞ where query i may not read key j (padding; under the causal mask every later token). "
                "3. SoftMax over each row: exp(−∞) = 0, so a masked key gets weight 0 and the rest sum to 1. "

@@ -7,28 +7,29 @@ one trained before with the same settings, seed, data and code shows at once in
 every session that opens the lesson, and one training now in another session is
 followed (``JobManager.submit`` with ``reuse``); **Run again** retrains on
 purpose. The Lessons page (``pages/lessons.py``) shows one
-``seqlab.lessons.Lesson`` at a time through ``show_lesson``; the teacher's
-switches (``teacher_controls``) live in the link like every setting.
+``seqlab.lessons.Lesson`` at a time through ``show_lesson``, as the teacher's
+switches (``seqlab.app.lessons.teacher_menu``) let it.
 """
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from seqlab.app import figures, run_table, state
+from seqlab.app import figures, projector_style, run_table, state
 from seqlab.app.live import POLL_SECONDS, diverged_text, loss_scale_of, progress_text
-from seqlab.app.lessons.lesson_views import LESSON_VIEWS, model_label
+from seqlab.app.lessons.lesson_views import LESSON_VIEWS, measured_notice
+from seqlab.app.lessons.teacher_menu import HIDDEN, LESSON_KEY, Teacher, follow_pick
 from seqlab.app.results import model_title
 from seqlab.app.widgets import KEPT
 from seqlab.layers.docs import equations
 from seqlab.lessons import LESSONS, Lesson
 from seqlab.models import get_architecture
-from seqlab.plots import validation_curves
+from seqlab.plots import batch_loss_curves, validation_curves
 from seqlab.run_name import read_name
 from seqlab.runs import Run
 from seqlab.training.jobs import Job
@@ -61,6 +62,9 @@ def plan_table(preset: Preset) -> pd.DataFrame:
 
 
 def show_plan(preset: Preset) -> None:
+    if projector_style.projector_on():  # a canvas table cuts a long option list at its cell's edge; this one wraps
+        st.table(plan_table(preset), hide_index=True)
+        return
     st.dataframe(plan_table(preset), hide_index=True, width="stretch",
                  column_config={"settings": st.column_config.TextColumn(width="large")})  # long option lists
 
@@ -68,7 +72,8 @@ def show_plan(preset: Preset) -> None:
 def start(preset: Preset, retrain: bool = False) -> None:
     """Queue the preset's runs; one trained before, or training now in another session, is served instead (unless
     ``retrain``): the same settings, seed, data and code would only repeat it (``seqlab.training.identity``)."""
-    jobs = [state.submit(spec, name, reuse=not retrain) for spec, name in zip(preset.specs, preset.run_names())]
+    jobs = [state.submit(spec, name, reuse=not retrain, lesson=True)  # the class's runs, whoever pressed Run
+            for spec, name in zip(preset.specs, preset.run_names())]
     st.session_state[JOBS_KEY.format(name=preset.name)] = [j.job_id for j in jobs if j is not None]
 
 
@@ -107,7 +112,7 @@ def trained_text(jobs: list[Job]) -> str | None:
 def job_label(job: Job, jobs: list[Job]) -> str:
     """The model's title; beside a run of the same model, also the options in which they differ."""
     twins = [{**j.spec.data_options, **j.spec.model_options} for j in jobs if j.spec.model == job.spec.model]
-    label = model_label(job.spec.model, {**job.spec.data_options, **job.spec.model_options}, twins)
+    label = run_table.model_label(job.spec.model, {**job.spec.data_options, **job.spec.model_options}, twins)
     return f"{label} (job {job.job_id})"
 
 
@@ -129,15 +134,32 @@ def curves_figure(jobs: list[Job]):
     )
 
 
+def live_figure(jobs: list[Job], events: list[list[dict]]):
+    """Each run's training loss per batch and validation loss per epoch as it trains (``events``: each job's),
+    overlaid: the Train page's live curve for every run of the lesson."""
+    runs = {}
+    for job, seen in zip(jobs, events):
+        start = next((e for e in seen if e["type"] == "start"), {})
+        runs[job_label(job, jobs)] = ([e for e in seen if e["type"] == "batch"],
+                                      [e for e in seen if e["type"] == "epoch"], start.get("steps_per_epoch"))
+    return batch_loss_curves(runs, loss_scale_of(jobs[0]), total_epochs=max(job.spec.epochs for job in jobs))
+
+
 def progress_panel(preset_name: str, job_ids: list[int]) -> None:
-    """Fragment body: one progress bar per run and the overlaid validation curves."""
+    """Fragment body: one progress bar per run and their overlaid losses per batch; until a first batch, what the
+    first unfinished run is doing (its place in line) where the chart will be."""
     jobs = [job for job in map(state.find_job, job_ids) if job is not None]
     if all(job.done for job in jobs):
         st.rerun()  # one full rerun: the page now shows the comparison
     for job in jobs:
         fraction, text = (1.0, job.status) if job.done else progress_text(job)
         st.progress(fraction, text=f"**{job_label(job, jobs)}**: {text}")
-    figures.show(curves_figure(jobs), key=f"lesson.curves.{preset_name}", downloads=False)  # redrawn live
+    events = [job.events_since(0) for job in jobs]
+    if not any(e["type"] == "batch" for seen in events for e in seen):  # an empty chart would say nothing
+        waiting = next(job for job in jobs if not job.done)
+        st.info(f"**{job_label(waiting, jobs)}**: {progress_text(waiting)[1]}", icon=":material/hourglass_top:")
+        return
+    figures.show(live_figure(jobs, events), key=f"lesson.curves.{preset_name}", downloads=False)  # redrawn live
 
 
 def show_progress(preset: Preset, jobs: list[Job]) -> None:
@@ -168,12 +190,8 @@ def show_results(jobs: list[Job], key: str = "lesson") -> None:
     # The names when they tell the runs apart (the preset named each by what sets it apart), or one was renamed.
     given = {job.name or "" for job in jobs}
     named = ["name"] if table["name"].nunique() > 1 or not set(table["name"]) <= given else []
-    st.dataframe(
-        table, hide_index=True, width="stretch",
-        column_order=["model", *named, "status", "epochs", "metric", "test", "best baseline", "skill", "train s",
-                      "run"],
-        column_config=run_table.RUN_COLUMNS,
-    )
+    projector_style.show_table(table, ["label", *named, "status", "epochs", "metric", "test", "best baseline",
+                                       "skill", "train s", "run"], run_table.RUN_COLUMNS)
     if table["metric"].nunique() == 1:
         metric = table["metric"].iloc[0]
         figures.show(run_table.comparison_figure(table, title=f"Test {metric} per run"), key=f"{key}.compare")
@@ -182,47 +200,19 @@ def show_results(jobs: list[Job], key: str = "lesson") -> None:
 # ---------------------------------------------------------------- the Lessons page: one lesson per topic
 
 
-@dataclass(frozen=True)
-class Teacher:
-    """The teacher's switches, read from the page's link: what the class sees."""
-
-    lock: bool = False  # the page shows this lesson only; the topic picker moves into the Teacher menu
-    hide_plan: bool = False
-    hide_equations: bool = False
-    hide_notice: bool = False  # students guess first; the teacher reveals it by switching it back
-
-
-TEACHER_SWITCHES = {  # Teacher field -> (label, help)
-    "lock": ("Lock this lesson", "The page shows only this lesson: no topic picker, no other experiments."),
-    "hide_plan": ("Hide the settings", "Hide the table of the runs' models and settings."),
-    "hide_equations": ("Hide the equations", "Hide the equations until you reveal them."),
-    "hide_notice": ("Hide what to notice", "Let the class guess what the runs show before you reveal it."),
-}
-HIDDEN = "Hidden by the teacher for now."
-
-
-def teacher_controls() -> tuple[Teacher, DeltaGenerator]:
-    """The Teacher menu: switches bound to the link (share it to open the page in the same state), and the menu
-    itself, which holds the topic picker while the lesson is locked."""
-    menu = st.popover("Teacher", icon=":material/school:")
-    with menu:
-        st.caption("Each switch is kept in the page's link: copy the address bar to give the class this page as "
-                   "you set it.")
-        switches = {name: st.toggle(text, key=f"lessons.teacher.{name}", help=help_text, **KEPT)
-                    for name, (text, help_text) in TEACHER_SWITCHES.items()}
-    return Teacher(**switches), menu
-
-
 def topic_label(name: str) -> str:
     """``3. Elman RNN and vanishing gradients``: the lecture's topic, numbered in its order."""
     return f"{LESSONS.names().index(name) + 1}. {LESSONS.get(name).topic}"
 
 
-def pick_lesson(where: DeltaGenerator) -> Lesson:
-    """The topic picker, bound to the link (``lessons.lesson``), in the lecture's order."""
+def pick_lesson(where: DeltaGenerator, teacher: Teacher) -> Lesson:
+    """The topic picker, bound to the link (``lessons.lesson``), in the lecture's order; none for a student whom
+    the server's lock holds to one lesson, whatever the link says."""
+    if teacher.lesson is not None:
+        return LESSONS.get(teacher.lesson)
     with where:
-        name = st.selectbox("Topic of the lecture", LESSONS.names(), format_func=topic_label, key="lessons.lesson",
-                            **KEPT)
+        name = st.selectbox("Topic of the lecture", LESSONS.names(), format_func=topic_label, key=LESSON_KEY,
+                            on_change=follow_pick, **KEPT)
     return LESSONS.get(name)
 
 
@@ -313,6 +303,10 @@ def show_lesson(lesson: Lesson, teacher: Teacher) -> None:
         st.caption(HIDDEN)
     else:
         st.markdown(lesson.notice)
+        if lesson.claims and runs:  # the figures are measured on the finished runs, never typed
+            st.markdown(measured_notice(lesson, runs))
+        elif lesson.claims:
+            st.caption("Run the lesson: what its runs show is measured on them and written here.")
 
 
 def longer_experiments() -> None:

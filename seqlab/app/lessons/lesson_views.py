@@ -14,18 +14,18 @@ drawing its own copy.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable
 
 import streamlit as st
 
 from seqlab.app import cache, results
 from seqlab.app.inspect.inspect_view import InspectInput, read_input
-from seqlab.app.results import model_title, run_options
 from seqlab.data import SequenceData
 from seqlab.inspect import Trace
+from seqlab.lessons import LESSONS, Lesson
 from seqlab.registry import Registry
-from seqlab.runs import Run
-from seqlab.training.presets import differing_options
+from seqlab.runs import Run, RunStore
 
 LESSON_VIEWS: Registry[Callable] = Registry("lesson view")
 
@@ -39,16 +39,15 @@ def lesson_view(name: str) -> Callable[[Callable], Callable]:
     return register
 
 
-def model_label(model: str, options: dict, others: list[dict]) -> str:
-    """The model's title; beside runs of the same model (their ``options``), also the options it differs in."""
-    extra = differing_options(options, others)
-    return f"{model_title(model)}{f' · {extra}' if extra else ''}"
+@st.cache_data(show_spinner="Measuring what the runs show…", max_entries=32)
+def _measured_notice(lesson: str, runs: tuple[tuple[str, str], ...]) -> str:
+    read = [RunStore(Path(path).parent).read(Path(path).name) for path, _ in runs]
+    return LESSONS.get(lesson).notice_from(read)
 
 
-def run_title(run, runs: list) -> str:
-    """The run's model, and the options in which it differs from the lesson's other runs of that model."""
-    twins = [run_options(r) for r in runs if r is not run and r.meta.model == run.meta.model]
-    return model_label(run.meta.model, run_options(run), twins)
+def measured_notice(lesson: Lesson, runs: list[Run]) -> str:
+    """What to notice that the lesson's claims measure on its finished ``runs`` (once per set of runs)."""
+    return _measured_notice(lesson.name, tuple((str(run.path), run.meta.created) for run in runs))
 
 
 def run_dataset(run):

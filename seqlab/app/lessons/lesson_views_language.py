@@ -11,8 +11,6 @@ and generation (``generate_view``).
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -21,20 +19,22 @@ from seqlab.app import cache
 from seqlab.app.tasks import classify_view, fill_in_view, generate_view, translate_view
 from seqlab.app.inspect import embeddings_view
 from seqlab.app.inspect.attention_view import attention_view
-from seqlab.app.lessons.lesson_views import lesson_view, run_dataset, run_title
+from seqlab.app.lessons.lesson_views import lesson_view, run_dataset
+from seqlab.app.run_table import run_title
 from seqlab.app.tasks.pairs_view import translations_view
 from seqlab.app.inspect.positional_view import positional_lesson
 from seqlab.app.lessons.transformer_lesson import notes_walkthrough
 from seqlab.data.bert_masking import MASK_SHARE, RANDOM_SHARE, RATE, mask_tokens
 from seqlab.data.bert_pretraining import CLS_ID, FIRST_WORD_ID, MASK_ID, SEP_ID
 from seqlab.inspect.embeddings import cosine_neighbours
+from seqlab.lessons.language import BLANKS, CACHE_TOKENS, PROMPT
+from seqlab.lessons.measures import tokens_per_second
 from seqlab.runs import Run
 from seqlab.text import UNK_ID
 
 SENTENCE = "not a great film , but the acting is wonderful ."
 NEIGHBOURS = 6
 MASKED_COPIES = 2_000  # the sentence masked this many times: the shares settle near 15 %, 80 / 10 / 10 %
-CACHE_TOKENS = 60  # greedy tokens timed with and without the key/value cache
 
 
 def heading(run: Run, runs: list[Run]) -> None:
@@ -188,6 +188,17 @@ def masking_shares(run: Run, ids: list[int], seed: int) -> tuple[np.ndarray, np.
     return masked[0], chosen[0], shares
 
 
+def masking_draw(vocab: list[str], ids: list[int], masked: np.ndarray, chosen: np.ndarray) -> pd.DataFrame:
+    """One draw of the masking as rows under the sentence's tokens: the token, whether it was chosen, what the
+    model reads there. Text in every cell: a column of the transposed table holds one token's three values, and
+    Arrow refuses a column of words and booleans."""
+    return pd.DataFrame({
+        "token": [vocab[i] for i in [CLS_ID, *ids, SEP_ID]],
+        "chosen": ["✓" if c else "" for c in chosen],
+        "the model reads": [vocab[int(i)] for i in masked],
+    }).T
+
+
 @lesson_view("bert-masking")
 def bert_masking(runs: list[Run], key: str) -> None:
     """A sentence masked as in pre-training (one draw, and the shares over many), then the run fills blanks."""
@@ -202,51 +213,40 @@ def bert_masking(runs: list[Run], key: str) -> None:
                                help="Pre-training draws a new masking for every batch: change the seed to see "
                                     "another."))
     masked, chosen, shares = masking_shares(run, ids, seed)
-    vocab = tokenizer.vocab
-    st.dataframe(pd.DataFrame({
-        "token": [vocab[i] for i in [CLS_ID, *ids, SEP_ID]],
-        "chosen": chosen,
-        "the model reads": [vocab[int(i)] for i in masked],
-    }).T, width="stretch", key=f"{key}.draw")  # fmt: skip
+    st.dataframe(masking_draw(tokenizer.vocab, ids, masked, chosen), width="stretch", key=f"{key}.draw")
     st.dataframe(shares, hide_index=True, width="stretch", key=f"{key}.shares",
                  column_config={c: st.column_config.NumberColumn(format="percent") for c in ("BERT", "measured")})
     st.caption(f"The same sentence masked {MASKED_COPIES:,} times by `seqlab.data.bert_masking.mask_tokens`, the "
                "function the training step calls: the loss is taken on the chosen words only, whatever they became.")
     st.markdown("#### Fill in the blanks")
-    blanks = st.text_input("Sentence with [MASK]", fill_in_view.EXAMPLE, key=f"{key}.blanks", max_chars=2000)
-    fill_in_view.show_guesses(run, blanks, fill_in_view.top_k_input(f"{key}.top_k"))
+    top_k = fill_in_view.top_k_input(f"{key}.top_k")
+    for column, each in zip(st.columns(len(runs), gap="large"), runs):
+        with column:
+            heading(each, runs)
+            example = BLANKS.get(each.spec["dataset"], fill_in_view.EXAMPLE)
+            blanks = st.text_input("Sentence with [MASK]", example, key=f"{key}.blanks.{each.run_id}",
+                                   max_chars=2000)
+            fill_in_view.show_guesses(each, blanks, top_k, key=f"{key}.guesses.{each.run_id}")
+    st.caption("In a date one word fits each blank and the digits say which: change them and the guess follows. "
+               "In a review many words fit, and a minute of pre-training has learned which are frequent.")
 
 
 # ---------------------------------------------------------------- GPT generation
-
-
-def tokens_per_second(run: Run, prompt: str, cached: bool) -> float:
-    """Greedy ``CACHE_TOKENS`` tokens after ``prompt``, once compiled: with the key/value cache or recomputing."""
-    from seqlab import decoding
-    from seqlab.tasks.language.generate import language_next, prompt_ids, recomputed_next
-    from seqlab.models.registry import steps_of
-
-    model = cache.model(run)
-    next_fn = language_next(steps_of(model)) if cached else recomputed_next(model)
-    ids = np.array([prompt_ids(cache.tokenizer(run), prompt)])
-    decoding.greedy(next_fn, ids, 2)  # compiles
-    started = time.perf_counter()
-    decoding.greedy(next_fn, ids, CACHE_TOKENS)
-    return CACHE_TOKENS / (time.perf_counter() - started)
 
 
 @lesson_view("gpt-generation")
 def gpt_generation(runs: list[Run], key: str) -> None:
     """Samples under the decoding settings, then the key/value cache timed against recomputing the context."""
     run = runs[-1]
-    prompt = st.text_area("Prompt", "ROMEO:\n", key=f"{key}.prompt", max_chars=2000, height=70)
+    prompt = st.text_area("Prompt", PROMPT, key=f"{key}.prompt", max_chars=2000, height=70)
     settings = generate_view.controls(key=f"{key}.decoding")
     generate_view.legend()
     generate_view.show_samples(run, prompt, settings)
     st.markdown("#### What the key/value cache saves")
     if st.button(f"Time {CACHE_TOKENS} greedy tokens with and without the cache", key=f"{key}.time"):
         try:
-            rates = {cached: tokens_per_second(run, prompt, cached) for cached in (True, False)}
+            rates = {cached: tokens_per_second(cache.model(run), cache.tokenizer(run), prompt, cached, CACHE_TOKENS)
+                     for cached in (True, False)}
         except ValueError as err:
             st.error(f"Cannot generate from this prompt: {err}")
             return
@@ -255,6 +255,6 @@ def gpt_generation(runs: list[Run], key: str) -> None:
             "tokens per second": [rates[True], rates[False]],
         }), hide_index=True, width="stretch", key=f"{key}.rates",
             column_config={"tokens per second": st.column_config.NumberColumn(format="%.0f")})  # fmt: skip
-        st.caption(f"The cache is {rates[True] / rates[False]:.1f} times faster here: with it each new token "
-                   "runs one query through every block against the stored keys and values; without it every "
-                   "token recomputes the keys and values of the whole context.")
+        st.caption(f"The cache ran at {rates[True] / rates[False]:.1f} times the rate of recomputing here: with it "
+                   "each new token runs one query through every block against the stored keys and values; without "
+                   "it every token recomputes the keys and values of the whole context.")

@@ -21,7 +21,8 @@ from seqlab.app.inspect.inspect_view import (
     sample_outcome,
     traced_layers,
 )
-from seqlab.app.lessons.lesson_views import lesson_view, run_dataset, run_title, traced_test_item
+from seqlab.app.lessons.lesson_views import lesson_view, run_dataset, traced_test_item
+from seqlab.app.run_table import run_title
 from seqlab.inspect import HMMTrace
 from seqlab.plots import gradient_norms, hmm_posteriors, state_heatmap, transition_matrix
 from seqlab.plots.forecast_page import forecast_with_bands

@@ -12,7 +12,8 @@ import streamlit as st
 
 from seqlab.app import figures
 from seqlab.app.inspect.inspect_view import sample_outcome
-from seqlab.app.lessons.lesson_views import lesson_view, run_title, traced_test_item
+from seqlab.app.lessons.lesson_views import lesson_view, traced_test_item
+from seqlab.app.run_table import run_title
 from seqlab.inspect.state_space import StateSpaceTrace
 from seqlab.plots import state_heatmap
 from seqlab.runs import Run

@@ -11,6 +11,7 @@ import numpy as np
 import streamlit as st
 
 from seqlab.app import figures
+from seqlab.app.projector_style import projector_on
 from seqlab.inspect.attention import mask_future
 from seqlab.plots.heads import score_walkthrough
 
@@ -26,7 +27,8 @@ def notes_walkthrough(key: str) -> None:
                             "softmax its weight is exactly 0.")
     scores = mask_future(NOTES_SCORES) if masked else NOTES_SCORES
     figures.show(score_walkthrough(scores, NOTES_TOKENS, title="Scaled dot-product attention on “Hello how are”"
-                                      + (" with the causal mask" if masked else "")), key=f"{key}.walkthrough")
+                                   + (" with the causal mask" if masked else ""), stacked=projector_on()),
+                 key=f"{key}.walkthrough")
     st.caption("The notes' scaled score matrix (seed 001). 1. MatMul Q·Kᵀ and scale by √d_k. 2. Mask (decoder "
                "only): −∞ above the diagonal. 3. SoftMax over each row: the weights sum to 1, a masked key gets "
                "0, so “Hello” reads only itself. 4. The weights multiply the values: Attention(Q, K, V) = "

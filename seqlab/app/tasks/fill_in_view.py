@@ -33,8 +33,9 @@ def top_k_input(key: str = "fill_in.top_k") -> int:
     return int(st.number_input("Guesses per blank", 1, MAX_TOP_K, 5, key=key))
 
 
-def show_guesses(run: Run, text: str, top_k: int) -> None:
-    """The guesses for every [MASK] of ``text``, or why there are none; the notes (trimmed, unknown words)."""
+def show_guesses(run: Run, text: str, top_k: int, key: str = "fill_in") -> None:
+    """The guesses for every [MASK] of ``text``, or why there are none; the notes (trimmed, unknown words).
+    ``key`` prefixes the charts' keys (two runs' guesses on one page)."""
     try:
         filled = fill_in_model(cache.model(run), cache.tokenizer(run), text, top_k)
     except ValueError as err:
@@ -47,4 +48,4 @@ def show_guesses(run: Run, text: str, top_k: int) -> None:
     for n, blank in enumerate(filled.blanks):
         with columns[n % len(columns)]:
             figures.show(blank_guesses(blank, f"[MASK] {n + 1} (token {blank.position})"),
-                            key=f"fill_in.chart.{n}")
+                            key=f"{key}.chart.{n}")

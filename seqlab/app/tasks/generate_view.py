@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pandas as pd
 import streamlit as st
 
 from seqlab.app import cache
 from seqlab.plots import probability_legend, token_spans
+from seqlab.plots.generated import shown_token
 from seqlab.runs import Run
 from seqlab.tasks import task_can
 
@@ -98,12 +100,27 @@ def show_samples(run: Run, prompt: str, settings: Decoding) -> None:
         with column:
             st.markdown(f"**Sample {i + 1}** (seed {settings.options(i)['seed']}, "
                         f"log-probability {out.generated.log_prob:.1f} nats)")  # fmt: skip
-            st.html(token_spans(
-                out.prompt, out.tokens, [c.prob for c in choices],
-                [[(vocab[t], p) for t, p in c.alternatives[:TOP_ALTERNATIVES]] for c in choices],
-            ))  # fmt: skip
+            alternatives = [[(vocab[t], p) for t, p in c.alternatives[:TOP_ALTERNATIVES]] for c in choices]
+            st.html(token_spans(out.prompt, out.tokens, [c.prob for c in choices], alternatives))
+            # A hover title never shows on a touch screen: the same figures in a table, opened by a tap.
+            with st.expander("Each step's alternatives", icon=":material/list:"):
+                st.dataframe(alternatives_table(out.tokens, [c.prob for c in choices], alternatives),
+                             hide_index=True, width="stretch",
+                             column_config={"p": st.column_config.NumberColumn(format="%.3f")})
+
+
+def alternatives_table(tokens: list[str], probs: list[float], alternatives: list[list[tuple[str, float]]]
+                       ) -> pd.DataFrame:
+    """One row per generated token: its step, the token and its probability, the most probable tokens there."""
+    return pd.DataFrame({
+        "step": range(1, len(tokens) + 1),
+        "token": [shown_token(t) for t in tokens],
+        "p": probs,
+        "most probable there": [" · ".join(f"{shown_token(t)} {p:.3f}" for t, p in top) for top in alternatives],
+    })  # fmt: skip
 
 
 def legend() -> None:
     st.html(probability_legend())
-    st.caption("Grey: your prompt. Hover a token for its probability and the five most probable tokens at that step.")
+    st.caption("Grey: your prompt. Hover a token, or open a sample's alternatives, for its probability and the five "
+               "most probable tokens at that step.")

@@ -22,6 +22,7 @@ from seqlab.export import TRUST_LABEL, UntrustedModelError, predict_frame, predi
 from seqlab.inputs import input_limits, read_csv
 from seqlab.limits import current_limits
 from seqlab.plots import forecast_window
+from seqlab.plots.generated import shown_token
 from seqlab.run_import import import_run
 from seqlab.runs import Run, RunStore
 from seqlab.tasks import get_task
@@ -227,6 +228,14 @@ def _predict_with(model: UploadedModel, endpoint, key: str) -> None:
         _answer(endpoint.call(windows_from_csv(model, endpoint, frame)), model, None)
 
 
+def output_columns(width: int, tokenizer) -> list[str]:
+    """The headers of ``width`` outputs: ``p(token)`` where they are one per token of the run's vocabulary (a
+    language model's next-token probabilities), else their positions."""
+    if tokenizer is not None and width == tokenizer.vocab_size:
+        return [f"p({shown_token(t)})" for t in tokenizer.vocab]
+    return [str(i) for i in range(width)]
+
+
 def _answer(answer, model: UploadedModel, texts: list[str] | None) -> None:
     """The model's answer as tables: one row per input; class names as columns when the run zip names them."""
     parts = answer if isinstance(answer, dict) else {"prediction": answer}
@@ -243,11 +252,11 @@ def _answer(answer, model: UploadedModel, texts: list[str] | None) -> None:
             table = pd.DataFrame({"step": np.arange(1, values.shape[1] + 1), name: values[0]})
         elif values.ndim <= 2:
             flat = values.reshape(len(values), -1) if values.ndim else np.asarray([[values.item()]])
-            table = pd.DataFrame(flat, columns=[str(i) for i in range(flat.shape[1])])
+            table = pd.DataFrame(flat, columns=output_columns(flat.shape[1], model.tokenizer))
         else:
             st.caption(f"`{name}` has shape {values.shape}; each input's last step is shown.")
             last = values[:, -1].reshape(len(values), -1)
-            table = pd.DataFrame(last, columns=[str(i) for i in range(last.shape[1])])
+            table = pd.DataFrame(last, columns=output_columns(last.shape[1], model.tokenizer))
         if texts is not None and len(table) == len(texts):
             table.insert(0, "text", texts)
         if len(parts) > 1:

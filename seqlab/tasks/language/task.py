@@ -34,7 +34,7 @@ import numpy as np
 
 from seqlab.data.sequence_data import SequenceData
 from seqlab.tasks.classify.task import EPSILON
-from seqlab.tasks.language.baselines import best_markov_chain, unigram
+from seqlab.tasks.language.baselines import markov_baseline, unigram
 from seqlab.tasks.language.head import next_token_head
 from seqlab.tasks.language.serving import TEXT_ENDPOINT, export_with_text
 from seqlab.tasks.loss_scale import token_scale
@@ -62,7 +62,7 @@ def evaluate_language(data: SequenceData, probabilities: np.ndarray) -> Evaluati
     p_true = np.take_along_axis(probabilities, y[..., None], axis=-1)[..., 0]  # (N, T)
     y_pred = probabilities.argmax(axis=-1)
     prior = unigram(data.splits["train"].y, tokenizer.vocab_size)  # (V,)
-    markov, markov_p, markov_choices = best_markov_chain(data, y)
+    markov, markov_p, markov_choices = markov_baseline(data, y)
     per_character = tokenizer.kind == "char"
     metrics = {
         "model": language_metrics(y, p_true, y_pred == y, per_character),
