@@ -25,7 +25,7 @@ def test_the_recurrent_lessons_open_the_lecture_in_its_order():
 
 # A lesson that needs longer than a minute, and why: BERT trains on the dates until their blanks are learned (20
 # epochs), beside the movie-review run that shows what a minute does not learn.
-SECONDS = {"bert-masking": 90}
+SECONDS = {"bert-masking": 140}  # its dates run needs 20 epochs to learn the day
 
 
 @pytest.mark.parametrize("name", LESSONS.names())

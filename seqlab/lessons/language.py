@@ -336,7 +336,7 @@ register_lesson(Lesson(
         "what the classifier reads, so it collects the sentence through the heads. Do the heads look at the "
         "same words?"
     ),
-    seconds=33.0,
+    seconds=43.5,
     claims=(_against_bag_of_words(),),
 ))
 
@@ -400,7 +400,7 @@ register_lesson(Lesson(
         "draw, as every training batch gets. A word the vocabulary lacks reads [UNK]: it stays as context but is "
         "never one to guess. Then hide a word of a date and change its digits: the guess follows them."
     ),
-    seconds=90.0,
+    seconds=136.7,
     claims=(_filled_dates(), _movie_guesses()),
 ))
 
