@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from seqlab.runs import Run, RunStore
+from seqlab.runs import Run
 
 TINY_BERT = {"layers": 1, "heads": 2, "width": 16, "ff_units": 32}
 CONTEXT = 16  # max_tokens of the pre-training pairs: movie_sentiment sentences of 14 tokens fit a fine-tuned model
@@ -25,19 +25,15 @@ def _offline_world(root: Path):
         yield patch
 
 
-_TRAINED: list[Run] = []  # the pre-training run, trained once per test process; each module gets its own copy
-
-
-def _pretraining(tmp_path_factory) -> Run:
+def _pretraining() -> Run:
+    """The pre-training run, trained once a test session (``tests.shared_store``); each module gets its own copy."""
     from seqlab.training import ExperimentSpec, run_experiment
+    from tests.shared_store import SharedStore
 
-    if not _TRAINED:
-        root = tmp_path_factory.mktemp("bert_pretraining")
-        with _offline_world(root):
-            spec = ExperimentSpec("movie_reviews_mlm", "bert", {"max_tokens": CONTEXT}, TINY_BERT, epochs=1,
-                                  batch_size=32)
-            _TRAINED.append(run_experiment(spec, store=RunStore(root / "runs")))
-    return _TRAINED[0]
+    spec = ExperimentSpec("movie_reviews_mlm", "bert", {"max_tokens": CONTEXT}, TINY_BERT, epochs=1, batch_size=32)
+    [run] = SharedStore("bert_pretraining").once("movie", lambda store: [
+        run_experiment(spec, store=store)])
+    return run
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +44,7 @@ def bert_world(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("bert")
     with _offline_world(root) as patch:
-        source = _pretraining(tmp_path_factory)
+        source = _pretraining()
         yield patch, copy_run(root / "runs", source, source.run_id)
 
 

@@ -3,6 +3,10 @@
 import os
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+# One thread per pool in every test process and the processes it starts: two workers, dashboards and CLIs share two
+# cores, and pools of two threads each spin against one another (about 5 % of the suite's time, measured).
+for _pool in ("TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ.setdefault(_pool, "1")
 
 import keras  # noqa: E402
 import pytest  # noqa: E402
@@ -21,6 +25,14 @@ def seqlab_home(tmp_path_factory):
     home = tmp_path_factory.mktemp("seqlab_home")
     os.environ["SEQLAB_HOME"] = str(home)
     return home
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_folder(tmp_path_factory):
+    """The folder both workers share, where runs trained once a session are kept (``tests.shared_store``)."""
+    from tests.shared_store import share_session_folder
+
+    share_session_folder(tmp_path_factory)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -50,6 +62,15 @@ def trained_run(tmp_path_factory):
     store = RunStore(tmp_path_factory.mktemp("shared_runs"))
     spec = ExperimentSpec("sine", "mlp", model_options={"units": 8, "layers": 1}, epochs=1, batch_size=128)
     return run_experiment(spec, store=store)
+
+
+@pytest.fixture(scope="session")
+def lesson_runs():
+    """``lesson_runs(name)``: lesson ``name``'s tiny runs, trained once for the whole session (``tests.lesson_runs``);
+    its ``offline()`` is the data cache they were trained on."""
+    from tests.lesson_runs import LessonRuns
+
+    return LessonRuns("lessons")
 
 
 @pytest.fixture(scope="session")

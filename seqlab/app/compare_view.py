@@ -255,15 +255,28 @@ def table_section(table: pd.DataFrame, key: str) -> None:
     )
 
 
+def ranking_caption(rows: pd.DataFrame) -> str | None:
+    """What one dataset's leaderboard ranks by: per metric, the one baseline its runs share (the strongest every run
+    was scored against), or each run's own best where they share none (``compare_table``)."""
+    against = []
+    for metric, group in rows.groupby("metric", sort=True):
+        names = sorted({name for name in group["baseline"] if name})
+        if len(names) == 1:
+            against.append(f"{metric}: skill over {names[0]}, the strongest baseline every run here was scored "
+                           "against")
+        elif names:
+            against.append(f"{metric}: skill over each run's own best baseline ({', '.join(names)}), as the runs "
+                           "share none: a rough ranking")
+    return "Ranked by " + "; ".join(against) + "." if against else None
+
+
 def leaderboard_section(table: pd.DataFrame, key: str) -> None:
     """Per dataset, the best run of each architecture; a budget to compare families trained alike."""
     for dataset, rows in table.groupby("dataset", sort=True):
         st.markdown(f"**{dataset}**")
-        against = [f"{metric}: skill over {baseline}" for (metric, baseline), _ in
-                   rows.groupby(["metric", "baseline"], sort=True) if baseline]
-        if against:
-            st.caption("Ranked by " + "; ".join(against) + ", the strongest baseline every run here was scored "
-                       "against.")
+        caption = ranking_caption(rows)
+        if caption:
+            st.caption(caption)
         budgets = shared_budgets(rows)
         budget = ANY_BUDGET
         if budgets:

@@ -79,10 +79,7 @@ class GPTSteps(Steps):
         self._prime = tf.function(
             self._prime_window, input_signature=[tf.TensorSpec((None, self.context), tf.int32)], jit_compile=True,
         )
-        # The concrete function: a call skips tf.function's look-up of which trace fits (a third of a step).
-        self._step = tf.function(self._one_step, jit_compile=True).get_concrete_function(
-            tf.TensorSpec((None, 1), tf.int32), tf.TensorSpec((None, *self.cache_shape)), tf.TensorSpec((), tf.int32)
-        )
+        self._step_function = None  # traced on the first single step (an export never takes one: seconds saved)
 
     def _walk(self, ids, cache, position):
         """Probabilities ``(rows, n, V)`` of the ids at ``position ..`` and the cache ``(rows, blocks, 2, h, T, d_k)``
@@ -100,6 +97,16 @@ class GPTSteps(Steps):
 
     def _prime_window(self, window):
         return self._walk(window, ops.zeros((ops.shape(window)[0], *self.cache_shape)), 0)
+
+    @property
+    def _step(self):
+        """The XLA-compiled single step as a concrete function: a call skips tf.function's look-up of which trace
+        fits (a third of a step)."""
+        if self._step_function is None:
+            self._step_function = tf.function(self._one_step, jit_compile=True).get_concrete_function(
+                tf.TensorSpec((None, 1), tf.int32), tf.TensorSpec((None, *self.cache_shape)),
+                tf.TensorSpec((), tf.int32))
+        return self._step_function
 
     def _one_step(self, ids, cache, position):
         probabilities, cache = self._walk(ids, cache, position)

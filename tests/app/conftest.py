@@ -38,6 +38,17 @@ def open_page(runs_dir):
     return _open
 
 
+@pytest.fixture
+def finished(lesson_runs):
+    """lesson name -> its tiny runs (``tests.lesson_runs``, trained once a session) as the finished jobs of its Run
+    button."""
+    from seqlab.training.jobs import Job
+    from tests.lesson_runs import tiny_specs
+
+    return lambda name: [Job(spec, status="completed", run=run)
+                         for spec, run in zip(tiny_specs(name), lesson_runs(name))]
+
+
 def jobs(at: AppTest) -> list:
     return at.session_state[MANAGER_KEY].jobs if MANAGER_KEY in at.session_state else []
 

@@ -194,6 +194,20 @@ def test_runs_rank_by_their_skill_over_one_named_baseline(tmp_path, tiny_runs):
     assert list(leaderboard(table)["run"]) == ["hard-mlp", "easy-lstm"]
 
 
+def test_the_ranking_says_when_the_runs_share_no_baseline(tmp_path, tiny_runs):
+    from seqlab.app.compare_view import compare_table, ranking_caption
+
+    mlp, lstm = tiny_runs["mlp"], tiny_runs["lstm"]
+    shared = compare_table([with_scores(tmp_path, lstm, "a", 0.4, {"naive": 0.3}),
+                            with_scores(tmp_path, mlp, "b", 0.5, {"naive": 1.0})])
+    assert ranking_caption(shared) == ("Ranked by MAE: skill over Naive (last value), the strongest baseline every run "
+                                       "here was scored against.")
+    apart = compare_table([with_scores(tmp_path, lstm, "c", 0.4, {"naive": 0.3}),
+                           with_scores(tmp_path, mlp, "d", 0.5, {"mean": 1.0})])
+    caption = ranking_caption(apart)
+    assert "each run's own best baseline" in caption and "share none" in caption and "every run" not in caption
+
+
 def test_an_accuracy_ranks_by_its_gain_in_points(tmp_path, tiny_runs):
     from seqlab.app.compare_view import compare_table
 

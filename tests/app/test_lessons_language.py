@@ -1,7 +1,6 @@
-"""The language, attention and Transformer lessons: their order, equations and views, each view drawn on tiny
-versions of its lesson's runs."""
+"""The language, attention and Transformer lessons: their order, equations and views, each view drawn on its
+lesson's tiny runs (``tests.lesson_runs``)."""
 
-import dataclasses
 import importlib
 import json
 
@@ -9,46 +8,17 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from seqlab.lessons.language import DATE_BLANK
 from tests.app.conftest import texts
-from tests.bert_run import bert_world, pretrained_run, runs_root  # noqa: F401  the module's fixture
-from tests.language_run import TINY_TEXT
 
 NAMES = ["tokens-and-embeddings", "rnn-vs-cnn-sentiment", "encoder-decoder-attention", "luong-local-attention",
          "self-attention-heads", "positional-encoding", "bert-masking", "gpt-generation"]
-
-# Each lesson's specs shrunk to seconds: these options over the lesson's own, one epoch.
-TINY = {
-    "tokens-and-embeddings": ({"max_tokens": 16, "vocab_size": 200}, {}),
-    "rnn-vs-cnn-sentiment": ({"max_tokens": 16}, {"units": 4, "filters": 4}),
-    "encoder-decoder-attention": ({"last": 40}, {"units": 8, "embedding_dim": 8}),
-    "luong-local-attention": ({"samples": 200, "max_length": 5}, {"units": 8, "embedding_dim": 8}),
-    "self-attention-heads": ({"max_tokens": 16}, {"width": 8, "ff_units": 16}),
-    "positional-encoding": ({"samples": 200, "max_length": 5}, {"width": 8, "ff_units": 16}),
-    "gpt-generation": (TINY_TEXT, {"width": 8, "heads": 2, "layers": 1}),
-}
 
 
 def lesson(name: str):
     from seqlab.lessons import LESSONS
 
     return LESSONS.get(name)
-
-
-def tiny(name: str) -> list:
-    """The lesson's specs, one epoch each on the tiny options (GPT on the pydoc text, always here)."""
-    from seqlab.models import get_architecture
-
-    data, model = TINY[name]
-    specs = []
-    for spec in lesson(name).preset.specs:
-        known = get_architecture(spec.model).defaults
-        specs.append(dataclasses.replace(
-            spec, dataset="pydoc" if spec.model == "gpt" else spec.dataset,
-            data_options={**({} if spec.model == "gpt" else spec.data_options), **data},
-            model_options={**spec.model_options, **{k: v for k, v in model.items() if k in known}},
-            epochs=1, steps=0, early_stopping=0, jit_compile=False, steps_per_execution=1,
-        ))  # fmt: skip
-    return specs
 
 
 def draw(view: str, run_ids: list[str], root: str) -> None:
@@ -66,24 +36,19 @@ def draw(view: str, run_ids: list[str], root: str) -> None:
 
 
 @pytest.fixture
-def shown(bert_world, monkeypatch):  # noqa: F811  the fake movie reviews and BERT's run, for the whole module
-    """``shown(name)``: the lesson's view drawn on its tiny runs, trained in the BERT run's store."""
-    from seqlab.runs import RunStore
-    from seqlab.training import run_experiment
-
-    monkeypatch.setenv("SEQLAB_CACHE", str(runs_root(bert_world).parent / "cache"))  # over the autouse one
-    store = RunStore(runs_root(bert_world))
+def shown(lesson_runs):
+    """``shown(name)``: the lesson's view drawn on its tiny runs (``tests.lesson_runs``), the data cache they were
+    trained on in use for the whole test."""
 
     def _shown(name: str) -> AppTest:
-        if name == "bert-masking":
-            ids = [pretrained_run(bert_world).run_id]
-        else:
-            ids = [run_experiment(spec, store=store).run_id for spec in tiny(name)]
-        at = AppTest.from_function(draw, args=(lesson(name).view, ids, str(store.root)), default_timeout=120).run()
+        ids = [run.run_id for run in lesson_runs(name)]
+        at = AppTest.from_function(draw, args=(lesson(name).view, ids, str(lesson_runs.store.root)),
+                                   default_timeout=120).run()
         assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
         return at
 
-    return _shown
+    with lesson_runs.offline():
+        yield _shown
 
 
 def chart_titles(at) -> list[str]:
@@ -156,13 +121,15 @@ def test_positions_word_order_and_both_runs(shown):
 
 
 @pytest.mark.slow
-def test_bert_masks_in_the_papers_shares_and_fills_blanks(shown):
+def test_bert_masks_in_the_papers_shares_and_fills_each_runs_blank_side_by_side(shown):
     at = shown("bert-masking")
     shares = at.dataframe[1].value.set_index("share")["measured"]
     assert 0.12 < shares["chosen of the words"] < 0.18
     assert 0.75 < shares["of the chosen: [MASK]"] < 0.85
     assert 0.06 < shares["of the chosen: kept"] < 0.14
-    assert "Best guess:" in texts(at.markdown)
+    blanks = [w.value for w in at.text_input if w.key.startswith("lesson.blanks.")]  # each run's own blank
+    assert blanks == [DATE_BLANK, "the film is [MASK] , and the acting is [MASK] ."]
+    assert texts(at.markdown).count("Best guess:") == 2
 
 
 @pytest.mark.slow

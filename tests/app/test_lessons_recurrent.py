@@ -1,10 +1,9 @@
 """The recurrent and time-series lessons on the Lessons page: text, equations, plan, Run, and the view on tiny runs.
 
-Each lesson's specs are trained here in tiny versions (one epoch, small data) and handed to the page as the
-finished jobs of its Run button, so the page draws the lesson's view on real runs of the lesson's models.
+Each lesson's tiny runs (``tests.lesson_runs``: one epoch, small data) are handed to the page as the finished jobs of
+its Run button, so the page draws the lesson's view on real runs of the lesson's models.
 """
 
-import dataclasses
 import json
 
 import pytest
@@ -12,23 +11,11 @@ import pytest
 from seqlab.app.lessons.lesson import layer_class
 from seqlab.layers.docs import equations
 from seqlab.lessons import LESSONS
-from seqlab.models import get_architecture
 from seqlab.runs import RunStore
-from seqlab.training import run_experiment
-from seqlab.training.jobs import Job, JobManager
+from seqlab.training.jobs import JobManager
 from tests.app.conftest import MANAGER_KEY, texts
+from tests.lesson_runs import RECURRENT
 
-ADDING = ({"length_T": 12, "samples": 120}, {"units": 4})
-# lesson -> (data options, model options) that shrink every run of it to a few seconds
-TINY = {
-    "markov-hmm": ({"characters": 3000, "lookback": 32, "stride": 32}, {"states": 3, "iterations": 2}),
-    "narx-energy": ({}, {"units": 4}),
-    "elman-vanishing": ADDING,
-    "lstm-gates": ADDING,
-    "gru-gates": ADDING,
-    "esn-reservoir": ({"length": 600, "lookback": 30, "horizon": 5}, {"units": 20}),
-    "bidirectional-dates": ({"samples": 100, "max_tokens": 56}, {"units": 4}),
-}
 # lesson -> words in the titles of the view's charts
 VIEW_CHARTS = {
     "markov-hmm": ["γₙ(k)", "Transition matrix A"],
@@ -39,31 +26,6 @@ VIEW_CHARTS = {
     "esn-reservoir": ["Reservoir states", "forecast from one test window"],
     "bidirectional-dates": ["Forward state", "Backward state"],
 }
-
-
-def tiny(spec, name):
-    """The spec in a tiny version: one epoch, small data, and the small options its architecture takes."""
-    data_options, model_options = TINY[name]
-    takes = get_architecture(spec.model).defaults
-    return dataclasses.replace(
-        spec, epochs=1, early_stopping=0, data_options={**spec.data_options, **data_options},
-        model_options={**spec.model_options, **{k: v for k, v in model_options.items() if k in takes}},
-    )
-
-
-@pytest.fixture(scope="module")
-def finished(tmp_path_factory):
-    """lesson name -> its tiny runs as finished jobs, trained once per module (on first use)."""
-    store = RunStore(tmp_path_factory.mktemp("lesson_runs"))
-    trained = {}
-
-    def runs_of(name):
-        if name not in trained:
-            specs = [tiny(spec, name) for spec in LESSONS.get(name).preset.specs]
-            trained[name] = [Job(spec, status="completed", run=run_experiment(spec, store=store)) for spec in specs]
-        return trained[name]
-
-    return runs_of
 
 
 def open_lesson(open_page, runs_dir, name, jobs):
@@ -80,7 +42,7 @@ def open_lesson(open_page, runs_dir, name, jobs):
 SLOW = {"markov-hmm", "bidirectional-dates"}  # three language SavedModels; two text taggers: over 20 s
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in TINY])
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in RECURRENT])
 def test_the_lesson_shows_its_parts_and_its_view_draws_on_its_runs(name, finished, open_page, runs_dir):
     lesson = LESSONS.get(name)
     jobs = finished(name)

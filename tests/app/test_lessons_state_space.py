@@ -1,26 +1,17 @@
 """The state-space lesson on the Lessons page: its parts, and its view on tiny runs of its two models."""
 
-import dataclasses
 import json
 
 from seqlab.lessons import LESSONS
-from seqlab.runs import RunStore
-from seqlab.training import run_experiment
-from seqlab.training.jobs import Job
 from tests.app.conftest import texts
 from tests.app.test_lessons_recurrent import open_lesson
 
 NAME = "state-space-memory"
-TINY_MODELS = {"s4d": {"width": 3, "state_size": 4, "layers": 1}, "lstm": {"units": 4}}
 
 
-def test_the_lesson_shows_both_runs_errors_and_the_s4ds_state(open_page, runs_dir, tmp_path):
+def test_the_lesson_shows_both_runs_errors_and_the_s4ds_state(open_page, runs_dir, finished):
     lesson = LESSONS.get(NAME)
-    store = RunStore(tmp_path / "lesson_runs")
-    specs = [dataclasses.replace(spec, epochs=1, data_options={"length_T": 12, "samples": 120},
-                                 model_options=TINY_MODELS[spec.model]) for spec in lesson.preset.specs]
-    jobs = [Job(spec, status="completed", run=run_experiment(spec, store=store)) for spec in specs]
-    at = open_lesson(open_page, runs_dir, NAME, jobs)
+    at = open_lesson(open_page, runs_dir, NAME, finished(NAME))
     assert not at.exception and not at.error
     assert lesson.notice in texts(at.markdown)
     assert [spec.model for spec in lesson.preset.specs] == ["s4d", "lstm"]

@@ -1,8 +1,8 @@
 """The running dashboard in a real browser: train one epoch of energy/LSTM, look at every page.
 
 Starts ``streamlit run streamlit_app.py`` on a free port (run store in a temporary
-folder), drives Debian's chromium through Playwright, and saves screenshots to
-``tests/browser/screenshots/`` for a person to look at. CI installs chromium and
+folder), drives Debian's chromium through Playwright, and, when ``$SEQLAB_SHOTS`` names a folder, saves
+screenshots there for a person to look at (as the projector test does). CI installs chromium and
 Playwright; without them this test fails and says what is missing.
 """
 
@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = Path(__file__).resolve().parent / "screenshots"
 CHROMIUM = os.environ.get("SEQLAB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -101,15 +100,21 @@ def dashboard(runs_dir: Path, log: Path, launcher: tuple[str, ...] = ("streamlit
 
 @pytest.fixture
 def server(tmp_path):
-    """The dashboard on a free port, its run store in ``tmp_path``; yields its URL."""
-    with dashboard(tmp_path / "runs", tmp_path / "streamlit.log") as url:
+    """The dashboard on a free port, its run store in ``tmp_path``, its lessons shrunk to seconds
+    (``tests.browser.tiny_lessons``: the launcher imports TensorFlow before the server answers); yields its URL."""
+    with dashboard(tmp_path / "runs", tmp_path / "streamlit.log", ("tests.browser.tiny_lessons",),
+                   start_timeout=4 * START_TIMEOUT) as url:
         yield url
 
 
 def _shot(page, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
+    """The whole page into ``$SEQLAB_SHOTS``, when it is set (a full-page picture costs the suite seconds)."""
+    folder = os.environ.get("SEQLAB_SHOTS")
+    if not folder:
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
     page.wait_for_timeout(1500)  # let plotly finish drawing
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 
 def _no_exception(page) -> None:
@@ -182,19 +187,19 @@ def test_train_energy_one_epoch_and_look_at_every_page(server):
             browser.close()
 
 
-def _train(runs_dir: Path, dataset: str, model: str, data_options: dict, model_options: dict, epochs: int = 1) -> None:
+def _train(runs_dir: Path, dataset: str, model: str, data_options: dict, model_options: dict) -> None:
     """A run trained in this process into the server's run store (the pages scan it when they open)."""
     from seqlab.runs import RunStore
     from seqlab.training import ExperimentSpec, run_experiment
 
-    run_experiment(ExperimentSpec(dataset, model, data_options, model_options, epochs=epochs), store=RunStore(runs_dir))
+    run_experiment(ExperimentSpec(dataset, model, data_options, model_options, epochs=1), store=RunStore(runs_dir))
 
 
 def test_lesson_generate_and_translate(server, tmp_path):
-    """A lesson opened from a link and run, text generated from a language run, a sentence translated."""
-    _train(tmp_path / "runs", "pydoc", "markov", {"tokenizer": "char", "characters": 20000}, {"order": 3})
-    _train(tmp_path / "runs", "numbers_en_de", "seq2seq", {"last": 99}, {"units": 16, "attention": "bahdanau"},
-           epochs=2)
+    """A lesson opened from a link and run (its tiny runs), text generated from a language run, a sentence
+    translated."""
+    _train(tmp_path / "runs", "pydoc", "markov", {"tokenizer": "char", "characters": 3000}, {"order": 2})
+    _train(tmp_path / "runs", "numbers_en_de", "seq2seq", {"last": 40}, {"units": 8, "attention": "bahdanau"})
     sync_playwright = _requirements()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -1,17 +1,17 @@
 """Projector mode at 1024×768: every page and every lesson's result fit the screen, nothing cut off.
 
-A dashboard whose lessons are shrunk to seconds (``tests.browser.tiny_lessons``) serves their runs, trained here
-once for the module; the same runs fill the other pages (a forecaster, classifiers, translators, Transformers,
-language models). Each page opens at 1024×768 with ``?projector=true`` and ``cut_off_text.js`` lists whatever a
-room would see cut off or cramped: text past the box that clips it (Streamlit's ellipsis, a title past its figure,
-an equation scrolling sideways), a table wider than its box, a scrolling legend, overlapping tick labels, a second
-column, a figure narrower than the page. Screenshots go to ``$SEQLAB_SHOTS`` when it is set, for a person to look at.
+A dashboard whose lessons are shrunk to seconds (``tests.browser.tiny_lessons``) serves their runs, trained once a
+session (``tests.lesson_runs``); the same runs fill the other pages (a forecaster, classifiers, translators,
+Transformers, language models). Each page opens at 1024×768 with ``?projector=true`` and ``cut_off_text.js`` lists
+whatever a room would see cut off or cramped: text past the box that clips it (Streamlit's ellipsis, a title past its
+figure, an equation scrolling sideways), a table wider than its box, a scrolling legend, overlapping tick labels, a
+second column, a figure narrower than the page. Screenshots go to ``$SEQLAB_SHOTS`` when it is set, for a person
+to look at.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -23,8 +23,6 @@ from seqlab.training.identity import code_version
 from tests.browser.test_dashboard import (
     CHROMIUM, CHROMIUM_ARGS, PAGE_TIMEOUT, ROOT, START_TIMEOUT, _requirements, dashboard,
 )
-from tests.browser.tiny_lessons import train_lessons
-from tests.data.test_movie_sentiment import cached, offline
 
 pytestmark = pytest.mark.browser
 
@@ -43,25 +41,19 @@ LESSONS_SEEN = ["lstm-gates", "encoder-decoder-attention", "self-attention-heads
 
 
 @pytest.fixture(scope="module")
-def projector_dashboard(tmp_path_factory):
-    """``(url, train)``: the dashboard with tiny lessons; ``train(names)`` trains those lessons' tiny runs into its
-    store (once each; the movie reviews come from a fake cache, never the network)."""
-    root = tmp_path_factory.mktemp("projector")
-    env = {"SEQLAB_CACHE": str(root / "cache")}
-    cached(root / "cache" / "movie_sentiment")
-    trained = set()
+def projector_dashboard(tmp_path_factory, lesson_runs):
+    """``(url, train)``: the dashboard with tiny lessons, serving the session's store of tiny lesson runs;
+    ``train(names)`` makes sure those lessons' runs are in it (each trained once a session)."""
 
     def train(names: list[str]) -> None:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setenv("SEQLAB_CACHE", env["SEQLAB_CACHE"])
-            patch.setattr(subprocess, "run", offline)
-            train_lessons(root / "runs", [name for name in names if name not in trained])
-        trained.update(names)
+        for name in names:
+            lesson_runs(name)
 
     code_version()  # the code's hash for the runs trained here, taken as the server takes its own
     # The launcher imports the lessons (TensorFlow) before the server answers: longer than streamlit alone.
-    with dashboard(root / "runs", root / "streamlit.log", ("tests.browser.tiny_lessons",), env,
-                   start_timeout=4 * START_TIMEOUT) as url:
+    root = tmp_path_factory.mktemp("projector")
+    with dashboard(lesson_runs.store.root, root / "streamlit.log", ("tests.browser.tiny_lessons",),
+                   {"SEQLAB_CACHE": str(lesson_runs.cache)}, start_timeout=4 * START_TIMEOUT) as url:
         yield url, train
 
 

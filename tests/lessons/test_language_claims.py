@@ -16,7 +16,6 @@ from seqlab.lessons.language import (
 )
 from seqlab.runs import RunStore
 from seqlab.training import ExperimentSpec, run_experiment
-from tests.bert_run import bert_world, pretrained_run  # noqa: F401  (the module's BERT fixture)
 from tests.cli_store import copy_run
 from tests.language_run import TINY_TEXT
 
@@ -70,11 +69,16 @@ def test_attention_is_compared_with_the_bag_of_words_trained_beside_it():
         claim.check([classifier("mean_embedding", 0.8, tokenizer="char"), classifier("transformer", 0.79)])
 
 
-@pytest.fixture(scope="module")
-def dates_run(tmp_path_factory):
-    spec = ExperimentSpec("spelt_dates_mlm", "bert", data_options={"samples": 200},
-                          model_options={"layers": 1, "heads": 2, "width": 16, "ff_units": 32}, epochs=1)
-    return run_experiment(spec, store=RunStore(tmp_path_factory.mktemp("date_runs")))
+@pytest.fixture
+def dates_run(lesson_runs):
+    """The BERT lesson's tiny run on the dates (``tests.lesson_runs``)."""
+    return lesson_runs("bert-masking")[0]
+
+
+@pytest.fixture
+def movie_run(lesson_runs):
+    """The BERT lesson's tiny run on the movie reviews."""
+    return lesson_runs("bert-masking")[1]
 
 
 def test_the_date_blanks_are_filled_by_the_run_and_worded_by_how_many_it_got(dates_run):
@@ -101,9 +105,9 @@ def test_a_date_is_blanked_at_its_days_last_word_and_at_its_month():
     assert blanked_dates("12.03.2024 : the twelfth of march")["day"] == ("12.03.2024 : the [MASK] of march", "twelfth")
 
 
-def test_the_movie_run_is_the_contrast_its_own_scores_tell(bert_world):  # noqa: F811
+def test_the_movie_run_is_the_contrast_its_own_scores_tell(movie_run):
     claim = _movie_guesses()
-    run = pretrained_run(bert_world)
+    run = movie_run
     figures = claim.measure([run])
     assert figures["mlm"] == run.metrics["model"]["mlm_accuracy"] and len(figures["guesses"]) == 2
     frequent = {**figures, "mlm": 0.095, "unigram": 0.058, "guesses": [[",", "the", "'"], [",", "the", "of"]]}
@@ -116,20 +120,3 @@ def test_the_bert_lesson_trains_the_dates_beside_the_movie_reviews():
     lesson = LESSONS.get("bert-masking")
     assert [spec.dataset for spec in lesson.preset.specs] == ["spelt_dates_mlm", "movie_reviews_mlm"]
     assert [claim.name for claim in lesson.claims] == [_filled_dates().name, _movie_guesses().name]
-
-
-def test_the_bert_view_fills_each_runs_own_blank_side_by_side(bert_world, dates_run, monkeypatch):  # noqa: F811
-    from streamlit.testing.v1 import AppTest
-
-    from tests.app.conftest import texts
-    from tests.app.test_lessons_language import draw
-    from tests.bert_run import runs_root
-
-    monkeypatch.setenv("SEQLAB_CACHE", str(runs_root(bert_world).parent / "cache"))
-    dates = copy_run(runs_root(bert_world), dates_run, "dates-run")
-    ids = [dates.run_id, pretrained_run(bert_world).run_id]
-    at = AppTest.from_function(draw, args=("bert-masking", ids, str(runs_root(bert_world))), default_timeout=120).run()
-    assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
-    blanks = [w.value for w in at.text_input if w.key.startswith("lesson.blanks.")]
-    assert blanks == [DATE_BLANK, "the film is [MASK] , and the acting is [MASK] ."]
-    assert texts(at.markdown).count("Best guess:") == 2
