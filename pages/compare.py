@@ -53,8 +53,8 @@ else:
     compare_view.table_section(compare_view.compare_table(picked), key="compare.table")
     st.caption(
         "Value: the task's main test metric; skill: how much better than the baseline named beside it, the "
-        "strongest one every run on the dataset was scored against. Rows are ordered per dataset and metric by "
-        "skill, best first."
+        "strongest one every run on the dataset was scored against (each run's own best where they share none). "
+        "Rows are ordered per dataset and metric by skill, best first."
     )
 
 st.subheader("Leaderboard per dataset")

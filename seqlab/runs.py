@@ -295,8 +295,8 @@ class RunStore:
             shutil.rmtree(tmp, ignore_errors=True)
 
     def scan(self) -> tuple[list[Run], dict[str, str]]:
-        """Readable runs (newest first) and broken folders (name -> reason), in one pass over the root (read-only:
-        it never sweeps)."""
+        """Readable runs (newest first; runs created in the same second by id, not by the file system's order) and
+        broken folders (name -> reason), in one pass over the root (read-only: it never sweeps)."""
         runs, broken = [], {}
         if not self.root.is_dir():
             return runs, broken
@@ -307,7 +307,7 @@ class RunStore:
                 runs.append(self.read(path.name))
             except (ValueError, OSError) as err:
                 broken[path.name] = str(err)
-        return sorted(runs, key=lambda r: r.meta.created, reverse=True), broken
+        return sorted(runs, key=lambda r: (r.meta.created, r.run_id), reverse=True), broken
 
     def list(self) -> list[Run]:
         """Readable runs, newest first. Unreadable folders are skipped (see ``broken``)."""

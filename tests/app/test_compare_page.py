@@ -225,7 +225,8 @@ def test_the_page_says_when_budgets_differ(open_page, runs_dir, tiny_runs):
     copy_runs(runs_dir, tiny_runs["mlp"], tiny_runs["lstm"])
     at = open_page(PAGE)
     assert not at.exception and not any("different budgets" in w.value for w in at.warning)
-    copy_run(runs_dir, tiny_runs["lstm"], "longer-lstm", meta={"epochs_run": 5})
+    # The longer run is the LSTM's newest: the leaderboard keeps it (an equal score goes to the newer run).
+    copy_run(runs_dir, tiny_runs["lstm"], "longer-lstm", meta={"epochs_run": 5, "created": "2099-01-01T00:00:00+00:00"})
     at = open_page(PAGE)
     assert not at.exception and not at.error
     notices = [w.value for w in at.warning if "different budgets" in w.value]
