@@ -39,8 +39,7 @@ LANGUAGE = {
 }
 # BERT's dataset -> its data options: 200 dates; movie-review pairs of 16 tokens, as ``tests.bert_run`` trains them
 BERT = {"spelt_dates_mlm": {"samples": 200}, "movie_reviews_mlm": {"max_tokens": CONTEXT}}
-STATE_SPACE = ({"length_T": 12, "samples": 120}, {"s4d": {"width": 3, "state_size": 4, "layers": 1},
-                                                  "lstm": {"units": 4}})
+STATE_SPACE = (ADDING[0], {"s4d": {"width": 3, "state_size": 4, "layers": 1}, "lstm": {"units": 4}})
 
 
 def _shrunk(spec: ExperimentSpec, data: dict, model: dict, **changes) -> ExperimentSpec:

@@ -37,8 +37,8 @@ def test_a_second_ctrl_c_while_saving_keeps_the_cancelled_run(tmp_path):
             process.send_signal(signal.SIGINT)
             # The final write has begun: the model is in the store's scratch folder, the SavedModel still to come
             # (the CLI's phase line for the export shows only when it lasts a second: not a signal to wait on).
-            saving = lambda: any((tmp_path / "runs").glob(f"{SCRATCH_PREFIX}*/*/model.keras"))  # noqa: E731
-            wait_for(saving, "model.keras being written", log, process)
+            wait_for(lambda: any((tmp_path / "runs").glob(f"{SCRATCH_PREFIX}*/*/model.keras")),
+                     "model.keras being written", log, process)
             process.send_signal(signal.SIGINT)
             time.sleep(0.3)
             process.send_signal(signal.SIGINT)
