@@ -23,14 +23,13 @@ from seqlab.plots import figure_table, for_projector
 
 def projector_switch() -> None:
     """The sidebar's switch; when on, the page's text grows, its contrast rises and it fits a 1024×768 projector
-    (``seqlab.app.projector_style``)."""
+    (``seqlab.app.projector_style``, applied outside the sidebar: a style inside the collapsed sidebar reached
+    the page seconds late, or not at all)."""
     st.toggle(
         "Projector mode", key=projector_style.PROJECTOR_KEY, bind="query-params",
         help="Larger type, thicker lines, colour-blind-safe colours and high contrast, in one column that fits a "
              "1024×768 projector, the sidebar collapsed: for a room.",
     )
-    if projector_style.projector_on():
-        projector_style.apply()
 
 
 def _html(fig: go.Figure) -> str:

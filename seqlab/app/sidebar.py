@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from seqlab.app import cache, state, who
+from seqlab.app import cache, projector_style, state, who
 from seqlab.app.figures import projector_switch
 from seqlab.app.live import job_title, progress_text
 
@@ -41,3 +41,5 @@ def render() -> None:
             st.markdown("None running.")
         else:
             st.fragment(active_job, run_every=1.0)(job.job_id)
+    if projector_style.projector_on():
+        projector_style.apply()

@@ -54,7 +54,8 @@ def jobs(at: AppTest) -> list:
 
 
 def run_until(at: AppTest, condition, timeout: float = 120.0, pause: float = 0.5) -> AppTest:
-    """Rerun the page (AppTest does not fire timers) until ``condition(at)`` holds."""
+    """Rerun the page (AppTest does not fire timers) until ``condition(at)`` holds. A condition on live jobs can
+    turn true after the render it was checked on: rerun once more (``.run()``) before asserting what the page shows."""
     deadline = time.monotonic() + timeout
     while not condition(at):
         if time.monotonic() > deadline:

@@ -157,7 +157,7 @@ def test_a_run_trained_by_a_session_is_its_owner_s(open_page, runs_dir, trained_
     at.selectbox(key="train.dataset").set_value("sine").run()
     at.selectbox(key="train.model.forecast").set_value("mlp").run()
     at.button(key="train.submit").click().run()
-    run_until(at, all_done)
+    run_until(at, all_done).run()
     run = jobs(at)[0].run
     assert RunStore(runs_dir).read(run.run_id).ownership == Ownership("ada")
     at.switch_page("pages/models.py").run()

@@ -74,6 +74,6 @@ def test_the_train_page_trains_an_uploaded_series_pinned_by_its_hash(open_page, 
     assert f'"sha256": "{digest}"' in spec and '"target": "Load"' in spec and '"exogenous": "Temp"' in spec
     assert (shakespeare_cache.parents[1] / "uploads" / f"{digest}.csv").read_bytes() == content
     at.button(key="train.submit").click().run()
-    run_until(at, all_done)
+    run_until(at, all_done).run()
     assert jobs(at)[0].status == "completed", jobs(at)[0].error
     assert not at.exception and not at.error

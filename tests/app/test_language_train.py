@@ -14,7 +14,7 @@ def test_train_a_tiny_language_model_on_pydoc(open_page):
     assert not at.exception and not at.error
     assert "predict the next token at every position" in texts(at.caption)
     at.button(key="train.submit").click().run()
-    run_until(at, all_done)
+    run_until(at, all_done).run()
     job = jobs(at)[0]
     assert job.status == "completed", job.error
     at.run()

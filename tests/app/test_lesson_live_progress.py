@@ -70,4 +70,4 @@ def test_a_lesson_waits_in_line_where_its_chart_will_be_then_draws_every_batch(o
     assert "waiting for a free slot" not in texts(at.info)
     for job in (first, second):
         job.cancel()
-    run_until(at, all_done)
+    run_until(at, all_done).run()

@@ -49,8 +49,7 @@ def test_running_a_lesson_trains_each_run_compares_them_and_looks_inside(open_pa
     assert not at.exception
     assert [j.spec.model for j in jobs(at)] == ["mlp", "gru"]
     assert at.button(key="lessons.run").disabled  # no second copy while it runs
-    run_until(at, all_done)
-    at.run()
+    run_until(at, all_done).run()
     assert not at.exception
     assert all(j.status == "completed" for j in jobs(at))
     results = at.dataframe[1].value

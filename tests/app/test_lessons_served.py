@@ -31,7 +31,7 @@ def test_a_fresh_session_shows_the_runs_trained_before_at_once_and_run_again_ret
     at.button(key="lessons.run").click().run()  # on purpose
     fresh = [job for job in jobs(at) if not job.reused]
     assert len(fresh) == 2
-    run_until(at, all_done)
+    run_until(at, all_done).run()
     assert len(store.list()) == 4
     assert at.dataframe[1].value["run"].tolist() == [job.run.run_id for job in fresh]
     assert "Trained " not in texts(at.caption)
@@ -44,6 +44,6 @@ def test_two_sessions_that_start_a_lesson_at_once_train_it_once(open_page, tiny_
     student = open_lesson(open_page, "tiny")  # opened while the teacher's runs train
     assert not student.exception
     assert all(mine is theirs for mine, theirs in zip(jobs(student), jobs(teacher), strict=True))  # followed
-    run_until(student, all_done)
+    run_until(student, all_done).run()
     assert "Result" in texts(student.subheader) and len(student.dataframe[1].value) == 2
     assert len(RunStore(runs_dir).list()) == 2  # trained once

@@ -24,5 +24,5 @@ def test_the_live_panel_draws_the_warm_up_of_a_cosine_schedule(open_page):
     rates = figure_array(json.loads(chart.proto.spec)["data"][0]["y"])
     assert len(rates) >= 3 and rates[0] == 0 and (rates[1:] > rates[:-1]).all()  # the linear warm-up from 0
     at.button(key=f"live.cancel.{job.job_id}").click().run()
-    run_until(at, all_done)
+    run_until(at, all_done).run()
     assert job.run is not None and job.run.history["batch"][-1]["learning_rate"] > 0  # kept in the history

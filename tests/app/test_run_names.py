@@ -17,7 +17,7 @@ def test_a_run_named_on_train_carries_its_name_to_models(open_page):
     at = _tiny_sine_mlp(open_page("pages/train.py"))
     at.text_input(key="train.name").input("tiny mlp, lr 1e-3").run()
     at.button(key="train.submit").click().run()
-    run_until(at, all_done)
+    run_until(at, all_done).run()
     job = jobs(at)[0]
     assert job.status == "completed", job.error
     assert job.run.name == "tiny mlp, lr 1e-3"

@@ -24,7 +24,7 @@ def test_train_sine_then_see_result_and_models_entry(open_page):
 
     # Switch pages while it trains: the job goes on, the sidebar follows it.
     at.switch_page("pages/data.py").run()
-    run_until(at, all_done)
+    run_until(at, all_done).run()
     job = jobs(at)[0]
     assert job.status == "completed", job.error
 
@@ -54,7 +54,7 @@ def test_cancel_stops_a_running_job(open_page):
     # Live, beside the loss: the gradient norm of every batch.
     assert any("Gradient norm while training" in chart.proto.spec for chart in at.get("plotly_chart"))
     at.button(key=f"live.cancel.{job.job_id}").click().run()
-    run_until(at, all_done)
+    run_until(at, all_done).run()
     assert job.status == "cancelled"
     assert job.run is not None and job.run.meta.epochs_run < 200
     at.run()
@@ -90,7 +90,7 @@ def test_second_job_queues_behind_the_first(open_page):
     at.button(key=f"live.remove.{second.job_id}").click().run()
     run_until(at, lambda _: first.status == "running")
     at.button(key=f"live.cancel.{first.job_id}").click().run()
-    run_until(at, all_done)
+    run_until(at, all_done).run()
     assert (first.status, second.status) == ("cancelled", "cancelled")
     assert second.run is None  # removed from the queue before it started
     assert not at.exception
@@ -193,7 +193,7 @@ def test_two_sessions_keep_their_own_jobs_and_share_the_slots(open_page, monkeyp
     assert bar in "".join(p.text for p in bob.main.get("progress"))
     assert bob.button(key=f"live.cancel.{waiting.job_id}").label == "Cancel waiting"
     bob.button(key=f"live.cancel.{waiting.job_id}").click().run()
-    run_until(bob, all_done)
+    run_until(bob, all_done).run()
     assert waiting.status == "cancelled" and waiting.run is None
     assert "cancelled before it started" in texts(bob.warning)
 
@@ -213,8 +213,8 @@ def test_two_sessions_keep_their_own_jobs_and_share_the_slots(open_page, monkeyp
     bob.switch_page(TRAIN).run()
 
     alice.button(key=f"live.cancel.{first.job_id}").click().run()
-    run_until(bob, all_done)
-    run_until(alice, all_done)
+    run_until(bob, all_done).run()
+    run_until(alice, all_done).run()
     assert (first.status, second.status) == ("cancelled", "completed")
     alice.run()
     bob.run()
@@ -230,7 +230,7 @@ def test_a_diverged_run_is_shown_with_advice(open_page):
     at.number_input(key="train.fit.learning_rate").set_value(10.0).run()
     at.number_input(key="train.fit.batch_size").set_value(8).run()
     at.button(key="train.submit").click().run()
-    run_until(at, all_done)
+    run_until(at, all_done).run()
     job = jobs(at)[0]
     assert job.status == "diverged", job.error
     at.run()
@@ -254,7 +254,7 @@ def test_weights_and_time_are_told_before_training_and_a_changed_form_hides_the_
     captions = texts(at.caption)
     assert "weights**" in captions and "no time estimate yet" in captions
     at.button(key="train.submit").click().run()
-    run_until(at, all_done)
+    run_until(at, all_done).run()
     job = jobs(at)[0]
     at.run()
     assert "Saved as run" in texts(at.success)

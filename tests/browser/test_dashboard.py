@@ -98,13 +98,15 @@ def dashboard(runs_dir: Path, log: Path, launcher: tuple[str, ...] = ("streamlit
             process.wait(timeout=15)
 
 
-@pytest.fixture
-def server(tmp_path):
-    """The dashboard on a free port, its run store in ``tmp_path``, its lessons shrunk to seconds
-    (``tests.browser.tiny_lessons``: the launcher imports TensorFlow before the server answers); yields its URL."""
-    with dashboard(tmp_path / "runs", tmp_path / "streamlit.log", ("tests.browser.tiny_lessons",),
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``(url, runs)``: the dashboard on a free port, its run store ``runs``, its lessons shrunk to seconds
+    (``tests.browser.tiny_lessons``: the launcher imports TensorFlow before the server answers); one server for
+    this file's tests, in order: the first sees an empty store."""
+    root = tmp_path_factory.mktemp("dashboard")
+    with dashboard(root / "runs", root / "streamlit.log", ("tests.browser.tiny_lessons",),
                    start_timeout=4 * START_TIMEOUT) as url:
-        yield url
+        yield url, root / "runs"
 
 
 def _shot(page, name: str) -> None:
@@ -123,6 +125,7 @@ def _no_exception(page) -> None:
 
 
 def test_train_energy_one_epoch_and_look_at_every_page(server):
+    server, _ = server
     sync_playwright = _requirements()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -195,11 +198,12 @@ def _train(runs_dir: Path, dataset: str, model: str, data_options: dict, model_o
     run_experiment(ExperimentSpec(dataset, model, data_options, model_options, epochs=1), store=RunStore(runs_dir))
 
 
-def test_lesson_generate_and_translate(server, tmp_path):
+def test_lesson_generate_and_translate(server):
     """A lesson opened from a link and run (its tiny runs), text generated from a language run, a sentence
     translated."""
-    _train(tmp_path / "runs", "pydoc", "markov", {"tokenizer": "char", "characters": 3000}, {"order": 2})
-    _train(tmp_path / "runs", "numbers_en_de", "seq2seq", {"last": 40}, {"units": 8, "attention": "bahdanau"})
+    server, runs = server
+    _train(runs, "pydoc", "markov", {"tokenizer": "char", "characters": 3000}, {"order": 2})
+    _train(runs, "numbers_en_de", "seq2seq", {"last": 40}, {"units": 8, "attention": "bahdanau"})
     sync_playwright = _requirements()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
