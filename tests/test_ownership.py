@@ -8,9 +8,9 @@ import pytest
 
 from seqlab.classroom import CLASSROOM_FILE, Classroom, read_classroom, write_classroom
 from seqlab.limits import CONFIG_ENV, TEACHER_KEY_ENV, teacher_key
-from seqlab.manifest import verify_folder
+from seqlab.manifest import verify_folder, write_manifest
 from seqlab.ownership import SessionStore, Viewer
-from seqlab.run_owner import OWNER_FILE, Ownership, check_owner
+from seqlab.run_owner import OWNER_FILE, Ownership, check_owner, read_ownership
 from seqlab.runs import RunStore
 from seqlab.scratch import STORE_MARK
 from seqlab.training import ExperimentSpec
@@ -105,18 +105,26 @@ def test_a_bad_owner_is_refused(owner):
         check_owner(owner)
 
 
-def test_a_job_records_its_owner_and_a_lesson_s_job_none(tmp_path, trained_run):
-    class CopyExecutor:  # trains nothing: writes a copy of a finished run, as training would
-        def train(self, job, store):
-            return copy_run(store.root, trained_run, store.new_run_id("sine", "mlp"))
+def test_a_job_s_run_is_its_owner_s_from_the_moment_it_lands(tmp_path, monkeypatch):
+    """The owner is written into the run's folder before it lands in the store (a job for a session), so no
+    other session ever lists it as the server's; a lesson's job (no owner) writes none."""
+    import seqlab.runs
 
-    manager = JobManager(RunStore(tmp_path / "runs"), executor=CopyExecutor())
-    spec = ExperimentSpec("sine", "mlp", epochs=1)
-    owned = manager.wait(manager.submit(spec, owner="ada"), timeout=60)
-    unowned = manager.wait(manager.submit(spec), timeout=60)
-    assert owned.run.ownership == Ownership("ada")
-    assert manager.store.read(owned.run.run_id).ownership == Ownership("ada")
-    assert manager.store.read(unowned.run.run_id).ownership == Ownership()
+    at_landing = {}
+
+    def signed(folder, imported=None):  # the last step of a run's write, just before its folder lands
+        at_landing[folder.name] = read_ownership(folder)
+        return write_manifest(folder, imported)
+
+    monkeypatch.setattr(seqlab.runs, "write_manifest", signed)
+    manager = JobManager(RunStore(tmp_path / "runs"))
+    spec = ExperimentSpec("sine", "mlp", model_options={"units": 8, "layers": 1}, epochs=1, batch_size=128)
+    owned = manager.wait(manager.submit(spec, owner="ada"), timeout=120)
+    unowned = manager.wait(manager.submit(spec), timeout=120)
+    assert owned.status == unowned.status == "completed"
+    assert at_landing == {owned.run.run_id: Ownership("ada"), unowned.run.run_id: Ownership()}
+    assert owned.run.ownership == manager.store.read(owned.run.run_id).ownership == Ownership("ada")
+    assert verify_folder(owned.run.path) is None  # owner.json stays outside the signature
 
 
 def test_the_teacher_s_switches_are_written_atomically_in_the_store(tmp_path):

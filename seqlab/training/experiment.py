@@ -40,6 +40,7 @@ from seqlab.models.task_model import EVAL_BATCH_SIZE
 from seqlab.progress import listening
 from seqlab.run_meta import RunMeta
 from seqlab.run_name import check_name, write_name
+from seqlab.run_owner import Ownership, check_owner, write_ownership
 from seqlab.runs import Run, RunStore, write_json
 from seqlab.tasks import get_task
 from seqlab.training.devices import device_name, distribution_strategy, evaluation_batch_size, split_callbacks
@@ -152,12 +153,15 @@ def run_experiment(
     store: RunStore | None = None,
     cancel: threading.Event | None = None,
     name: str | None = None,
+    owner: str | None = None,
 ) -> Run:
-    """Train ``spec``, evaluate against the baselines, and write the run folder (named ``name``, if given)."""
+    """Train ``spec``, evaluate against the baselines, and write the run folder (named ``name``, if given; owned
+    by the browser session ``owner``, if given, from the moment it appears: ``seqlab.run_owner``)."""
     emit = on_event or (lambda event: None)
     store = store or RunStore()
     spec = spec.resolved()
     name = check_name(name)  # a bad name fails now, not after training
+    ownership = None if owner is None else Ownership(check_owner(owner))
     signing_key()  # a run is signed when written: an unwritable key folder fails now, not after training
     store.check_writable()  # so does a store below a file or a read-only one
     keras.utils.set_random_seed(spec.seed)
@@ -232,6 +236,8 @@ def run_experiment(
                               (data.tokenizer, data.target_tokenizer))
         if name:
             write_name(folder, name)
+        if ownership:  # in the folder before it lands: no session ever sees the run as the server's
+            write_ownership(folder, ownership)
         np.savez_compressed(folder / "predictions.npz", **evaluation.predictions)
         model.save(folder / "model.keras")
         if keras.backend.backend() != "tensorflow":

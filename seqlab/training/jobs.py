@@ -25,13 +25,13 @@ import itertools
 import queue
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 # Import the heavy modules here, in the caller's thread: a first import inside
 # the worker thread races the app's own imports (measured on this stack).
 from seqlab.limits import current_limits, limit_hint
 from seqlab.run_name import check_name
-from seqlab.run_owner import Ownership, check_owner
+from seqlab.run_owner import check_owner
 from seqlab.runs import Run, RunStore
 from seqlab.training.executors import executor_from
 from seqlab.training.identity import spec_identity
@@ -280,10 +280,7 @@ class JobManager:
                 job.status = "cancelled"
                 return
             job.status, job.started = "running", time.time()
-            job.run = self.executor.train(job, self.store)
-            if job.owner is not None:  # a label beside the signed run, as its name (``RunStore.set_ownership``)
-                self.store.set_ownership(job.run.run_id, Ownership(job.owner))
-                job.run = replace(job.run, ownership=Ownership(job.owner))
+            job.run = self.executor.train(job, self.store)  # owned by job.owner as it lands in the store
             job.status = job.run.status
         except Exception as err:  # reported to the UI, never raised in a thread
             job.invalid = isinstance(err, ValueError)

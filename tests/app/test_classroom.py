@@ -150,9 +150,13 @@ def test_a_student_s_link_cannot_undo_the_teacher_s_lock(open_page, runs_dir, te
 
 
 def test_a_run_trained_by_a_session_is_its_owner_s(open_page, runs_dir, trained_run, teacher_key, monkeypatch):
-    # Trains nothing: the job writes a copy of a finished run, as training would.
-    monkeypatch.setattr(LocalExecutor, "train",
-                        lambda self, job, store: copy_run(store.root, trained_run, store.new_run_id("sine", "mlp")))
+    def train(self, job, store):  # trains nothing: a copy of a finished run, owned by the job's owner as trained
+        run_id = store.new_run_id("sine", "mlp")
+        copy_run(store.root, trained_run, run_id)
+        store.set_ownership(run_id, Ownership(job.owner))
+        return store.read(run_id)
+
+    monkeypatch.setattr(LocalExecutor, "train", train)
     at = as_owner(open_page("pages/train.py"), "ada")
     at.selectbox(key="train.dataset").set_value("sine").run()
     at.selectbox(key="train.model.forecast").set_value("mlp").run()
