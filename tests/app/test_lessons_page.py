@@ -128,6 +128,10 @@ def test_the_plan_shows_what_runs_and_the_text_names_the_charted_metric():
     assert list(plan["training"]) == ["one closed-form fit", "10 epochs"]
     assert "MAE" in preset.description and "RMSE" not in preset.description  # the chart and table show MAE
     assert plan_table(PRESETS["vit-digits"])["training"].iloc[0] == "60 epochs, early stop after 10"
+    from seqlab.app.lessons.lesson import training_text
+
+    assert training_text(ExperimentSpec("adding", "lstm", epochs=1)) == "1 epoch"  # one, not "1 epochs"
+    assert training_text(ExperimentSpec("pydoc", "gpt", epochs=1, steps=1200)) == "1,200 steps, 1 validation"
     # Two runs of one model: the option that sets each apart beside the model, not cut off in the settings.
     assert list(plan_table(LESSONS.get("positional-encoding").preset)["model"]) == [
         "Encoder-decoder Transformer · positions=none", "Encoder-decoder Transformer · positions=sinusoidal"]

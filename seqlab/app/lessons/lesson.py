@@ -43,7 +43,11 @@ def training_text(spec: ExperimentSpec) -> str:
     """How a run trains, as it will: one closed-form fit (whatever ``epochs`` says), or its budget."""
     if get_architecture(spec.model).fit is not None:
         return "one closed-form fit"
-    budget = f"{spec.steps:,} steps, {spec.epochs} validations" if spec.steps else f"{spec.epochs} epochs"
+    def counted(n: int, what: str) -> str:
+        return f"{n:,} {what}{'s' * (n != 1)}"
+
+    budget = (f"{counted(spec.steps, 'step')}, {counted(spec.epochs, 'validation')}" if spec.steps
+              else counted(spec.epochs, "epoch"))
     return budget + (f", early stop after {spec.early_stopping}" if spec.early_stopping else "")
 
 
