@@ -21,6 +21,7 @@ from seqlab.lessons.lesson import Lesson, register_lesson
 from seqlab.lessons.measures import run_data, run_of, score, tokens_per_second
 from seqlab.training.presets import GPT_SHAKESPEARE, Preset, _numbers, _sentiment
 from seqlab.training.spec import ExperimentSpec
+from seqlab.wording import counted
 
 EMBEDDING = "seqlab.layers.embedding.learned.LearnedEmbedding"
 ENCODER_BLOCK = "seqlab.layers.transformer.encoder_block.TransformerEncoderBlock"
@@ -53,8 +54,8 @@ def _against_bag_of_words() -> Claim:
     def say(f):
         verdict = ("on short review sentences one block of attention does not beat a bag of words"
                    if holds(f) else "the block reads more than a bag of words here")
-        return (f"Test accuracy after {f['epochs']} epoch{'s' * (f['epochs'] != 1)}: the encoder block "
-                f"{f['block']:.2f}, the mean of the word "
+        return (f"Test accuracy after {counted(f['epochs'], 'epoch')}: the encoder block {f['block']:.2f}, the mean "
+                "of the word "
                 f"embeddings trained beside it (the Tokenisation lesson's word run) {f['bag']:.2f}: {verdict}.")
 
     def holds(f):
@@ -95,7 +96,7 @@ def _filled_dates() -> Claim:
 
     def say(f):
         verdict = "the blank is decided by its context" if holds(f) else "the context does not decide its blank yet"
-        return (f"After {f['epochs']} epoch{'s' * (f['epochs'] != 1)} on the dates {verdict}: "
+        return (f"After {counted(f['epochs'], 'epoch')} on the dates {verdict}: "
                 "the run names the hidden day of "
                 f"{f['one_word']:.0%} of the {f['one_word_dates']} held-out dates whose day is one word (a guess is "
                 f"right 1 time in 21) and fills “{DATE_BLANK}” with “{f['guess']}” (p = {f['p']:.2f}). Where the "
@@ -124,7 +125,7 @@ def _movie_guesses() -> Claim:
 
     def say(f):
         guesses = "; ".join(", ".join(f"“{t}”" for t in tokens) for tokens in f["guesses"])
-        return (f"The movie-review run, after {f['epochs']} epoch{'s' * (f['epochs'] != 1)} of pre-training, "
+        return (f"The movie-review run, after {counted(f['epochs'], 'epoch')} of pre-training, "
                 f"guesses {f['mlm']:.1%} of "
                 f"the held-out hidden words ({f['top5']:.1%} within its top five) where always guessing the most "
                 f"frequent words scores {f['unigram']:.1%} ({f['unigram_top5']:.1%}), and next-sentence "

@@ -16,6 +16,7 @@ from seqlab.lessons.lesson import Lesson, register_lesson
 from seqlab.lessons.measures import cell_arrays, run_data, run_of, score
 from seqlab.training.presets import Preset
 from seqlab.training.spec import ExperimentSpec
+from seqlab.wording import counted
 
 PYDOC = {"tokenizer": "char", "characters": 100_000}  # the first 100,000 characters of Python's help topics
 
@@ -53,7 +54,7 @@ def _test_error(model: str) -> Claim:
     return Claim(
         "the cell learns the adding problem (test MSE far below the mean guess's)",
         measure,
-        lambda f: (f"After {f['epochs']} epoch{'s' * (f['epochs'] != 1)} the test MSE is {f['mse']:.2g} (always guessing the training mean: "
+        lambda f: (f"After {counted(f['epochs'], 'epoch')} the test MSE is {f['mse']:.2g} (always guessing the training mean: "
                    f"{f['mean']:.3g}){'' if f['mse'] < f['mean'] / 10 else ': it has not learned the task yet'}."),
         lambda f: f["mse"] < f["mean"] / 10,
     )

@@ -125,19 +125,19 @@ def _no_exception(page) -> None:
 
 
 def test_train_energy_one_epoch_and_look_at_every_page(server):
-    server, _ = server
+    url, _ = server
     sync_playwright = _requirements()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1440, "height": 1800})
 
-            page.goto(server)
+            page.goto(url)
             page.get_by_text("Model families of the lecture").wait_for(timeout=PAGE_TIMEOUT)
             _no_exception(page)
             _shot(page, "home")
 
-            page.goto(f"{server}/data")
+            page.goto(f"{url}/data")
             page.get_by_text("Summary statistics").wait_for(timeout=PAGE_TIMEOUT)
             page.locator(".js-plotly-plot").first.wait_for(timeout=PAGE_TIMEOUT)
             _no_exception(page)
@@ -176,10 +176,10 @@ def test_train_energy_one_epoch_and_look_at_every_page(server):
             _no_exception(page)
             _shot(page, "models_serving")
 
-            page.goto(f"{server}/compare?projector=true")
+            page.goto(f"{url}/compare?projector=true")
             page.get_by_text("Train at least two runs to compare").wait_for(timeout=PAGE_TIMEOUT)
             _no_exception(page)
-            page.goto(f"{server}/inspect?projector=true")
+            page.goto(f"{url}/inspect?projector=true")
             page.locator(".js-plotly-plot").first.wait_for(timeout=PAGE_TIMEOUT)
             assert page.get_by_role("switch", name="Projector mode").is_checked()
             page.locator("[data-testid=stPopover] button").first.click()  # a figure's Download menu
@@ -201,7 +201,7 @@ def _train(runs_dir: Path, dataset: str, model: str, data_options: dict, model_o
 def test_lesson_generate_and_translate(server):
     """A lesson opened from a link and run (its tiny runs), text generated from a language run, a sentence
     translated."""
-    server, runs = server
+    url, runs = server
     _train(runs, "pydoc", "markov", {"tokenizer": "char", "characters": 3000}, {"order": 2})
     _train(runs, "numbers_en_de", "seq2seq", {"last": 40}, {"units": 8, "attention": "bahdanau"})
     sync_playwright = _requirements()
@@ -210,7 +210,7 @@ def test_lesson_generate_and_translate(server):
         try:
             page = browser.new_page(viewport={"width": 1440, "height": 2400})
 
-            page.goto(f"{server}/lessons?lessons.lesson=5.+GRU")  # a link to one lesson
+            page.goto(f"{url}/lessons?lessons.lesson=5.+GRU")  # a link to one lesson
             page.get_by_role("heading", name="GRU", exact=True).wait_for(timeout=PAGE_TIMEOUT)
             page.locator(".katex").first.wait_for(timeout=PAGE_TIMEOUT)
             assert page.locator(".katex").count() >= 3  # the GRU cell's equations, rendered
@@ -220,14 +220,14 @@ def test_lesson_generate_and_translate(server):
             _no_exception(page)
             _shot(page, "lesson_gru")
 
-            page.goto(f"{server}/generate")
+            page.goto(f"{url}/generate")
             page.get_by_role("button", name="Generate", exact=True).wait_for(timeout=PAGE_TIMEOUT)
             page.get_by_role("button", name="Generate", exact=True).click()
             page.get_by_text("Sample 1").first.wait_for(timeout=PAGE_TIMEOUT)
             _no_exception(page)
             _shot(page, "generate")
 
-            page.goto(f"{server}/translate")
+            page.goto(f"{url}/translate")
             source = page.get_by_label("Source text", exact=False)
             source.wait_for(timeout=PAGE_TIMEOUT)
             source.fill("twenty-one")

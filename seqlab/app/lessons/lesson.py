@@ -35,6 +35,7 @@ from seqlab.runs import Run
 from seqlab.training.jobs import Job
 from seqlab.training.presets import PRESETS, Preset
 from seqlab.training.spec import ExperimentSpec
+from seqlab.wording import counted
 
 JOBS_KEY = "seqlab.lesson.{name}"
 
@@ -43,9 +44,6 @@ def training_text(spec: ExperimentSpec) -> str:
     """How a run trains, as it will: one closed-form fit (whatever ``epochs`` says), or its budget."""
     if get_architecture(spec.model).fit is not None:
         return "one closed-form fit"
-    def counted(n: int, what: str) -> str:
-        return f"{n:,} {what}{'s' * (n != 1)}"
-
     budget = (f"{counted(spec.steps, 'step')}, {counted(spec.epochs, 'validation')}" if spec.steps
               else counted(spec.epochs, "epoch"))
     return budget + (f", early stop after {spec.early_stopping}" if spec.early_stopping else "")
@@ -258,7 +256,7 @@ def run_button(preset: Preset, running: bool, key: str, seconds: float | None = 
                      help=help_text):
         start(preset, retrain=again)
         st.rerun()  # redraw with the button disabled and the live panel
-    runs = f"{len(preset.specs)} run{'s' if len(preset.specs) > 1 else ''}"
+    runs = counted(len(preset.specs), "run")
     if seconds:
         cost.caption(f"{runs}, about {seconds:.0f} s on 2 CPU cores (measured, SavedModel export included). "
                      f"From a terminal: `python -m seqlab train --preset {preset.name}`")
