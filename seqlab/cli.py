@@ -121,6 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="a spec field, data option or model option, e.g. --set units=32 --set lookback=48 "
         "(with --preset: applied to each of its specs)",
     )
+    p.add_argument("--no-savedmodel", dest="savedmodel", action="store_false",
+                   help="leave each run's SavedModel for later, made when it is needed (python -m seqlab export "
+                   "RUN_ID, or the Results page): a translator's or a GPT's export takes seconds of its own")
 
     p = sub.add_parser("sweep", parents=[common, store, where],
                        help="train one model at every point of a grid of settings; print the runs best first")
@@ -131,13 +134,16 @@ def build_parser() -> argparse.ArgumentParser:
                    "(every combination trains; each run is named by the settings that vary)")
     p.add_argument("--budget", action="append", default=[], metavar="KEY=VALUE",
                    help="a setting every point shares, e.g. --budget epochs=3 or --budget steps=200")
+    p.add_argument("--no-savedmodel", dest="savedmodel", action="store_false",
+                   help="leave each point's SavedModel for later: make the best one's with python -m seqlab "
+                   "export RUN_ID")
 
     sub.add_parser("runs", parents=[common, store], help="list saved runs (broken ones with the reason)")
 
     p = sub.add_parser("export", parents=[store], help="export a run's model (or make the SavedModel it lacks)")
     p.add_argument("run_id", help=RUN_ID_HELP)
     p.add_argument("--format", choices=FORMATS, help="with --to; without both, write the SavedModel into a run "
-                   "trained under jax where TensorFlow was missing")
+                   "that lacks it (trained with --no-savedmodel, or under jax where TensorFlow was missing)")
     p.add_argument("--to", help="destination path outside the run store (must not exist)")
 
     p = sub.add_parser(
@@ -308,7 +314,7 @@ def cmd_train(args) -> int:
             if ctrl_c.pressed:  # Ctrl-C between two runs of a preset: start no more
                 break
             result = train_one(manager, spec, ctrl_c, args.json, run_name, reuse=args.preset is not None
-                               and not args.retrain)
+                               and not args.retrain, savedmodel=args.savedmodel)
             if isinstance(result, int):  # failed: its exit code
                 return result
             results.append(result)
@@ -337,7 +343,7 @@ def cmd_sweep(args) -> int:
         for spec, name in specs:
             if ctrl_c.pressed:
                 break
-            result = train_one(manager, spec, ctrl_c, True, name)
+            result = train_one(manager, spec, ctrl_c, True, name, savedmodel=args.savedmodel)
             if isinstance(result, int):  # failed: its error is printed; the sweep goes on
                 result = {"run_id": None, "name": name, "status": "failed", "metrics": {}}
             results.append(result)
@@ -445,12 +451,14 @@ class CtrlC:
                 print("\nstill saving the cancelled run, please wait", file=sys.stderr)
 
 
-def train_one(manager, spec, ctrl_c: CtrlC, quiet: bool, name: str | None = None, reuse: bool = False) -> dict | int:
-    """Train ``spec`` (the run named ``name``) with a progress bar on stderr: the result, or an exit code on failure.
-    With ``reuse``, a run of the same identity trained before is reused instead (``JobManager.submit``)."""
+def train_one(manager, spec, ctrl_c: CtrlC, quiet: bool, name: str | None = None, reuse: bool = False,
+              savedmodel: bool = True) -> dict | int:
+    """Train ``spec`` (the run named ``name``; its SavedModel left for later unless ``savedmodel``) with a progress
+    bar on stderr: the result, or an exit code on failure. With ``reuse``, a run of the same identity trained before
+    is reused instead (``JobManager.submit``)."""
     from seqlab.cli_progress import ProgressBar
 
-    job = manager.submit(spec, name, reuse=reuse)
+    job = manager.submit(spec, name, reuse=reuse, savedmodel=savedmodel)
     if job.reused:  # nothing trains: no progress bar
         print(f"reusing run {job.run.run_id} (trained {job.run.meta.created}; same spec, seed, data and code): "
               "--retrain trains it again", file=sys.stderr)

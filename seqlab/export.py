@@ -115,12 +115,15 @@ def usage_text(run: Run) -> str:
     body = "\n".join(lines)
     classes = f"\nClass names, in the order of the last axis: {meta.classes}.\n" if meta.classes else ""
     model_input = names[0] if len(names) == 1 else f"[{', '.join(names)}]"
+    later = "" if run.has_savedmodel else (
+        f"\n**This run was trained without its SavedModel**: make it with `python -m seqlab export {run_id}` (or "
+        "on the dashboard's Models page) and download the zip again, or load `model.keras` as below.\n")
     return f"""# {run_id}: {meta.model} on {meta.dataset} ({meta.task})
 
 This folder holds the run's TensorFlow SavedModel (`savedmodel/`), its Keras model (`model.keras`),
 `spec.json` (how it was trained), `meta.json` (inputs, features, units, classes), `metrics.json`
 (test scores) and the files its task needs ({", ".join(meta.assets) or "none"}).
-{classes}
+{classes}{later}
 ## Serve the SavedModel with TensorFlow alone
 
 Run this where you unzipped the archive (beside `{run_id}/`); it needs only `tensorflow` and `numpy`:
@@ -186,6 +189,9 @@ def export_run(run: Run, fmt: str, to: str | Path, runs_root: str | Path | None 
     to = _destination(to, fmt, Path(runs_root) if runs_root is not None else run.path.parent)
     if fmt == "keras" and "model.keras" not in _files(run):
         raise ValueError(f"Run {run.run_id!r} has no model.keras file (missing, or a link).")
+    if fmt == "savedmodel" and not run.has_savedmodel:
+        raise ValueError(f"Run {run.run_id!r} was trained without its SavedModel: make it first with "
+                         f"python -m seqlab export {run.run_id}.")
     made = [folder for folder in reversed(to.absolute().parents) if not folder.exists()]  # removed on failure
     # Written under a hidden name beside ``to``, then renamed: a full disk never leaves a partial export at ``to``.
     staging = to.with_name(f".{to.name}.seqlab-export-{secrets.token_hex(4)}")

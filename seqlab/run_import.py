@@ -47,7 +47,8 @@ def import_run(store: RunStore, name: str, source, limits: InputLimits | None = 
             for file in files:
                 (target / file).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(folder / file, target / file)
-            shutil.copytree(folder / "savedmodel", target / "savedmodel", dirs_exist_ok=True)
+            if (folder / "savedmodel").is_dir():  # a run trained without it has it made later, here too
+                shutil.copytree(folder / "savedmodel", target / "savedmodel", dirs_exist_ok=True)
 
         origin = {"source": name, "run_id": folder.name,
                   "at": datetime.now(timezone.utc).isoformat(timespec="seconds")}

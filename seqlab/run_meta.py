@@ -42,6 +42,8 @@ class RunMeta:
             second input ``future`` ``(H, K)``; empty when it has none.
         identity: what determined the run, one SHA-256 of its spec, data and code
             (``seqlab.training.identity``); ``None`` for runs saved before it was recorded.
+        savedmodel_later: trained without its SavedModel (``run_experiment(savedmodel=False)``,
+            ``train --no-savedmodel``), made when asked for (``python -m seqlab export RUN_ID``, the Results page).
     """
 
     task: str
@@ -65,6 +67,7 @@ class RunMeta:
     assets: list[str] = field(default_factory=list)
     known: list[str] = field(default_factory=list)
     identity: str | None = None
+    savedmodel_later: bool = False
 
     @classmethod
     def from_dict(cls, values) -> "RunMeta":

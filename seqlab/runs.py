@@ -103,6 +103,12 @@ class Run:
         return self.path / "savedmodel"
 
     @property
+    def has_savedmodel(self) -> bool:
+        """Whether the SavedModel is there: a run trained without it (``RunMeta.savedmodel_later``) has it made
+        when asked for (``seqlab.late_export.add_savedmodel``)."""
+        return os.path.lexists(self.path / SAVEDMODEL_FILE)
+
+    @property
     def keras_path(self) -> Path:
         return self.path / "model.keras"
 
@@ -406,8 +412,8 @@ def run_files(folder: Path) -> tuple[dict, RunMeta, dict, dict]:
     except ValueError as err:
         raise ValueError(f"corrupt file: {err}") from None
     meta = RunMeta.from_dict(loaded["meta"])
-    # Trained under JAX where TensorFlow was missing: its SavedModel is made later (seqlab.late_export).
-    if missing and meta.versions.get("backend", "tensorflow") == "tensorflow":
+    # Trained without it, or under JAX where TensorFlow was missing: its SavedModel is made later (seqlab.late_export).
+    if missing and not meta.savedmodel_later and meta.versions.get("backend", "tensorflow") == "tensorflow":
         raise ValueError(f"incomplete, {SAVEDMODEL_FILE} missing.")
     return check_spec(loaded["spec"]), meta, check_metrics(loaded["metrics"]), check_history(history)
 

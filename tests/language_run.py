@@ -1,4 +1,5 @@
-"""One tiny language run (pydoc cut to 3,000 characters, 1 epoch, units 8), for the language tests."""
+"""One tiny language run (pydoc cut to 3,000 characters, 1 epoch, units 8), for the language tests: trained without
+its SavedModel, which a test that serves it makes (``seqlab.late_export.add_savedmodel``, as the Results page does)."""
 
 from pathlib import Path
 
@@ -28,4 +29,4 @@ def _train(root: Path, model: str, layers: int, data_options: dict) -> Run:
         "pydoc", model, data_options={**TINY_TEXT, **data_options}, model_options={"units": 8, "layers": layers},
         epochs=1, batch_size=32,
     )  # fmt: skip
-    return run_experiment(spec, store=RunStore(root))
+    return run_experiment(spec, store=RunStore(root), savedmodel=False)

@@ -1,5 +1,6 @@
 """Every lesson shrunk to seconds (one epoch, small data, small models), and its tiny runs trained once per test
-session in one shared store (``tests.shared_store``) for the app, claim and browser tests.
+session in one shared store (``tests.shared_store``) for the app, claim and browser tests, without their
+SavedModels (a lesson never serves one).
 
 The runs carry the names the lesson gives them, so a dashboard whose lessons are shrunk the same way
 (``tests.browser.tiny_lessons``) serves them by identity: the same spec, data and code.
@@ -77,5 +78,5 @@ class LessonRuns(SharedStore):
         from seqlab.training import run_experiment
 
         names = LESSONS.get(name).preset.run_names()
-        return self.once(name, lambda store: [run_experiment(spec, store=store, name=run_name)
+        return self.once(name, lambda store: [run_experiment(spec, store=store, name=run_name, savedmodel=False)
                                               for spec, run_name in zip(tiny_specs(name), names)])

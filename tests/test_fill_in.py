@@ -74,7 +74,10 @@ def test_contextual_vectors_differ_by_sentence(bert_world):
 def test_the_savedmodel_fills_in_like_fill_in(bert_world):
     import tensorflow as tf
 
+    from seqlab.late_export import add_savedmodel
+
     run = pretrained_run(bert_world)
+    add_savedmodel(run)  # trained without it (tests.bert_run)
     served = tf.saved_model.load(str(run.savedmodel_path))
     texts = ["The film is [MASK] , number 3 .", "[mask] film is dull ."]
     out = {k: v.numpy() for k, v in served.fill(tf.constant(texts)).items()}

@@ -84,6 +84,9 @@ def test_cli_generate_refuses_a_run_that_is_not_a_language_model(capsys, trained
 
 
 def test_savedmodel_takes_raw_strings_in_a_fresh_process_without_seqlab(language_run, tmp_path):
+    from seqlab.late_export import add_savedmodel
+
+    add_savedmodel(language_run)  # trained without it (tests.language_run)
     exported = export_run(language_run, "savedmodel", tmp_path / "served")
     prompts = ["def f(x):", "a prompt longer than the sixteen tokens the model reads", "\u2603"]
     script = f"""

@@ -69,9 +69,9 @@ def test_a_run_trained_with_a_name_carries_it(tmp_path):
     spec = ExperimentSpec("sine", "mlp", {"length": 300, "lookback": 8, "horizon": 2},
                           {"units": 4, "layers": 1}, epochs=1, batch_size=128)
     with pytest.raises(ValueError, match="at most 80"):  # before any training
-        run_experiment(spec, store=RunStore(tmp_path), name="x" * 81)
+        run_experiment(spec, store=RunStore(tmp_path), name="x" * 81, savedmodel=False)
     assert not any(tmp_path.iterdir())
-    run = run_experiment(spec, store=RunStore(tmp_path), name="mlp, tiny")
+    run = run_experiment(spec, store=RunStore(tmp_path), name="mlp, tiny", savedmodel=False)
     assert run.name == "mlp, tiny" and verify_folder(run.path) is None
 
 

@@ -36,6 +36,7 @@ from seqlab.app.format import (
 )
 from seqlab.data import SequenceData, get_dataset
 from seqlab.export import TRUST_LABEL, UntrustedModelError
+from seqlab.late_export import add_savedmodel
 from seqlab.models import get_architecture
 from seqlab.plots import loss_curves
 from seqlab.runs import Run
@@ -290,6 +291,8 @@ def serve_view(run: Run, key: str) -> None:
     if not st.session_state.get(loaded_key):
         st.caption("The SavedModel loads once, then every window you pick is predicted at once.")
         return
+    if not run.has_savedmodel and not savedmodel_made(run, key):
+        return
     trust_key = f"{key}.trusted"
     try:
         serve = cache.serving(run, trust=st.session_state.get(trust_key, False))
@@ -316,6 +319,23 @@ def serve_view(run: Run, key: str) -> None:
     for col, (label, value) in zip(st.columns(max(len(cards), 1)), cards):
         col.metric(label, value, border=True, help=SERVE_HELP if label == "Largest gap" else None)
     st.caption(f"Served from `{run.savedmodel_path}` with `seqlab.export.load_serving` (TensorFlow only).")
+
+
+def savedmodel_made(run: Run, key: str) -> bool:
+    """For a run trained without its SavedModel: a button that exports it now (``add_savedmodel``, seconds);
+    whether it is there. Two sessions may press at once: the second finds the first's."""
+    st.info("This run was trained without its SavedModel (train --no-savedmodel, or under JAX without "
+            "TensorFlow): export it from the Keras model to serve it.", icon=":material/info:")
+    if not st.button("Export the SavedModel", icon=":material/save:", key=f"{key}.export"):
+        return False
+    try:
+        with st.spinner("Exporting the SavedModel: tracing its serving functions, a few seconds…"):
+            add_savedmodel(run)
+    except (OSError, ValueError) as err:
+        if not run.has_savedmodel:  # not another session's export that landed first
+            st.error(f"Could not export the SavedModel: {err}")
+            return False
+    return True
 
 
 def _served_as_is(run: Run, data: SequenceData, i: int, served, stored, key: str) -> list:

@@ -38,7 +38,7 @@ class LocalExecutor:
     def train(self, job, store: RunStore) -> Run:
         from seqlab.training.experiment import run_experiment  # imports Keras: the CLI picks its backend first
 
-        return run_experiment(job.spec, job.add_event, store, job.cancel_flag, job.name, job.owner)
+        return run_experiment(job.spec, job.add_event, store, job.cancel_flag, job.name, job.owner, job.savedmodel)
 
 
 class RayExecutor:
@@ -66,7 +66,7 @@ class RayExecutor:
         task = ray.remote(_train_remote).options(
             num_cpus=1, num_gpus=gpus, resources=self.resources or None, max_retries=0
         )
-        ref = task.remote(job.spec, job.name, job.owner, str(store.root.resolve()), events, control)
+        ref = task.remote(job.spec, job.name, job.owner, job.savedmodel, str(store.root.resolve()), events, control)
         cancelled = False
         try:
             while True:
@@ -104,9 +104,9 @@ class CancelFlag:
         return self.is_set_
 
 
-def _train_remote(spec, name, owner, root: str, events, control) -> str:
+def _train_remote(spec, name, owner, savedmodel: bool, root: str, events, control) -> str:
     """The Ray task: train ``spec`` on this node into the store at ``root`` (the run named ``name``, owned by
-    ``owner``); the run's id."""
+    ``owner``, its SavedModel exported unless ``savedmodel`` is false); the run's id."""
     import ray
 
     from seqlab.training.experiment import run_experiment
@@ -123,7 +123,7 @@ def _train_remote(spec, name, owner, root: str, events, control) -> str:
     node = ray.get_runtime_context().get_node_id()
     events.put({"type": "status", "message": f"training on Ray node {node[:12]}", "node": node})
     try:
-        return run_experiment(spec, events.put, RunStore(root), cancel, name, owner).run_id
+        return run_experiment(spec, events.put, RunStore(root), cancel, name, owner, savedmodel).run_id
     finally:
         finished.set()
 

@@ -154,9 +154,12 @@ def run_experiment(
     cancel: threading.Event | None = None,
     name: str | None = None,
     owner: str | None = None,
+    savedmodel: bool = True,
 ) -> Run:
     """Train ``spec``, evaluate against the baselines, and write the run folder (named ``name``, if given; owned
-    by the browser session ``owner``, if given, from the moment it appears: ``seqlab.run_owner``)."""
+    by the browser session ``owner``, if given, from the moment it appears: ``seqlab.run_owner``). ``savedmodel``
+    false leaves the SavedModel for later (``seqlab.late_export.add_savedmodel``): a translator's or a GPT's export
+    traces every serving endpoint, seconds that a sweep's trials or a look at a run's curves never use."""
     emit = on_event or (lambda event: None)
     store = store or RunStore()
     spec = spec.resolved()
@@ -211,6 +214,7 @@ def run_experiment(
         inputs=[spec.as_dict() for spec in task.inputs(data)],
         known=list(data.known),
         identity=identity,
+        savedmodel_later=not savedmodel,
         epochs_run=len(events.history["epoch"]),
         train_seconds=round(train_seconds, 2),
         parameters=int(model.count_params()),
@@ -240,6 +244,10 @@ def run_experiment(
             write_ownership(folder, ownership)
         np.savez_compressed(folder / "predictions.npz", **evaluation.predictions)
         model.save(folder / "model.keras")
+        if not savedmodel:  # the folder is named by the run's id
+            emit({"type": "note", "message": "no SavedModel yet, as asked: make it when it is needed, on the "
+                  f"Results page or with: python -m seqlab export {folder.name}"})
+            return
         if keras.backend.backend() != "tensorflow":
             export_elsewhere(folder, emit)
             return

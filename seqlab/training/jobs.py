@@ -47,6 +47,7 @@ class Job:
     spec: ExperimentSpec
     name: str | None = None  # the run's name (``seqlab.run_name``)
     owner: str | None = None  # the browser session it is for (``seqlab.run_owner``); None: the local user's
+    savedmodel: bool = True  # false: the run's SavedModel is made when asked for (``run_experiment``)
     job_id: int = field(default_factory=lambda: next(_ids))
     status: str = "queued"  # then waiting (for a slot), running, and one of DONE
     position: int | None = None  # 1-based place in the process-wide queue while waiting
@@ -186,22 +187,22 @@ class JobManager:
         self._lock = threading.Lock()
 
     def submit(self, spec: ExperimentSpec, name: str | None = None, reuse: bool = False,
-               owner: str | None = None) -> Job:
-        """Queue ``spec`` (its run named ``name``, recorded as ``owner``'s once written). With ``reuse``, first
-        ``served``: a run of its identity trained before, or the job training it now; else the new job is the one
-        that later submits of it follow."""
+               owner: str | None = None, savedmodel: bool = True) -> Job:
+        """Queue ``spec`` (its run named ``name``, recorded as ``owner``'s once written, its SavedModel left for
+        later when ``savedmodel`` is false). With ``reuse``, first ``served``: a run of its identity trained
+        before, or the job training it now; else the new job is the one that later submits of it follow."""
         spec.resolved()  # refuse a bad spec or name now, in the caller, with its message
         self.store.check_writable()  # and a store no run could be written to, before it queues
         name, owner = check_name(name), None if owner is None else check_owner(owner)
         if not reuse:
-            return self._queue_job(Job(spec, name, owner))
+            return self._queue_job(Job(spec, name, owner, savedmodel))
         identity = spec_identity(spec)  # loads the data (once per process): outside the lock
         key = self._key(identity)
         with TRAININGS.lock:  # two sessions submitting one identity at once: the second follows the first
             job = self._serve(key, spec)
             if job is not None:
                 return self.follow(job)
-            job = self._queue_job(Job(spec, name, owner, identity=identity))
+            job = self._queue_job(Job(spec, name, owner, savedmodel, identity=identity))
             TRAININGS.add(key, job)
         return job
 

@@ -93,12 +93,13 @@ def figure_titled(at: AppTest, start: str) -> dict:
 
 
 def one_epoch_run(folder: Path, dataset: str, model: str, data_options: dict, model_options: dict, **training):
-    """A run of one epoch (unless ``training`` says otherwise) in its own store under ``folder``."""
+    """A run of one epoch (unless ``training`` says otherwise) in its own store under ``folder``, its SavedModel
+    left for later (the Results page makes it when asked)."""
     from seqlab.runs import RunStore
     from seqlab.training import ExperimentSpec, run_experiment
 
     spec = ExperimentSpec(dataset, model, data_options, model_options, **{"epochs": 1, "batch_size": 64, **training})
-    return run_experiment(spec, store=RunStore(folder))
+    return run_experiment(spec, store=RunStore(folder), savedmodel=False)
 
 
 def open_with_runs(open_page, runs_dir: Path, page: str, *runs) -> AppTest:

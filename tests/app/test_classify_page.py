@@ -20,7 +20,7 @@ def taggers(tmp_path_factory):
     store = RunStore(tmp_path_factory.mktemp("taggers") / "runs")
     return [
         run_experiment(ExperimentSpec("written_dates", "gru", DATES, {"units": 4, "bidirectional": both}, epochs=1,
-                                      batch_size=16), store=store)
+                                      batch_size=16), store=store, savedmodel=False)
         for both in (False, True)
     ]
 

@@ -23,8 +23,9 @@ def tiny_runs(tmp_path_factory):
     store = RunStore(root)
     data = {"length": 300, "lookback": 12, "horizon": 3}
     mlp = run_experiment(ExperimentSpec("sine", "mlp", data, {"units": 4, "layers": 1}, epochs=1, batch_size=64),
-                         store=store)
-    lstm = run_experiment(ExperimentSpec("sine", "lstm", data, {"units": 4}, epochs=1, batch_size=64), store=store)
+                         store=store, savedmodel=False)
+    lstm = run_experiment(ExperimentSpec("sine", "lstm", data, {"units": 4}, epochs=1, batch_size=64), store=store,
+                          savedmodel=False)
     metrics = json.loads((mlp.path / "metrics.json").read_text())
     metrics["model"]["mae"] = min(mlp.metrics["model"]["mae"], lstm.metrics["model"]["mae"]) / 2
     best = copy_run(root, mlp, "best-mlp", meta={"created": "2020-01-01T00:00:00+00:00"}, metrics=metrics)

@@ -22,9 +22,10 @@ def language_runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("embedding_runs")
     lstm = train_language_run(root, "lstm")
     markov = run_experiment(ExperimentSpec("pydoc", "markov", data_options=TINY_TEXT, model_options={"order": 2}),
-                            store=RunStore(root))  # fmt: skip
+                            store=RunStore(root), savedmodel=False)  # fmt: skip
     neural = run_experiment(ExperimentSpec("pydoc", "neural_lm", data_options=TINY_TEXT,
-                                           model_options={"context": 3, "units": 8}), store=RunStore(root))
+                                           model_options={"context": 3,
+                                                          "units": 8}), store=RunStore(root), savedmodel=False)
     return root, lstm, markov, neural
 
 
@@ -120,7 +121,7 @@ def test_a_translation_runs_decoder_embedding_reads_the_target_tokens(tmp_path, 
 
     spec = ExperimentSpec("toy_pairs", "transformer_seq2seq", data_options={"samples": 60, "max_length": 4},
                           model_options={"layers": 1, "heads": 2, "width": 8, "ff_units": 8}, epochs=1)
-    run = run_experiment(spec, store=RunStore(tmp_path))
+    run = run_experiment(spec, store=RunStore(tmp_path), savedmodel=False)
     at = open_embeddings(tmp_path)
     assert not at.exception and not at.error
     layer = at.selectbox(key=f"embeddings.layer.{run.run_id}")

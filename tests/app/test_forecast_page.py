@@ -21,13 +21,15 @@ def tiny_runs(tmp_path_factory):
     store = RunStore(tmp_path_factory.mktemp("forecast_runs"))
     sine = {"length": 400, "lookback": 20, "horizon": 5}
     return {
-        "arx": run_experiment(ExperimentSpec("sine", "arx", sine, {"ridge": 0.1}, epochs=1), store=store),
-        "esn": run_experiment(ExperimentSpec("sine", "esn", sine, {"units": 30}, epochs=1), store=store),
-        "energy": run_experiment(ExperimentSpec("energy", "arx", {"known_future": True}, epochs=1), store=store),
+        "arx": run_experiment(ExperimentSpec("sine", "arx", sine, {"ridge": 0.1}, epochs=1), store=store,
+                              savedmodel=False),
+        "esn": run_experiment(ExperimentSpec("sine", "esn", sine, {"units": 30}, epochs=1), store=store,
+                              savedmodel=False),
+        "energy": run_experiment(ExperimentSpec("energy", "arx", {"known_future": True}, epochs=1), store=store,
+                                 savedmodel=False),
         "mlp": run_experiment(
             ExperimentSpec("adding", "mlp", {"samples": 200}, {"units": 4, "layers": 1}, epochs=1, batch_size=64),
-            store=store,
-        ),
+            store=store, savedmodel=False),
     }
 
 

@@ -22,7 +22,7 @@ def transformer_run(tmp_path_factory):
     options = {"path": str(reviews(folder)), "text": "review", "label": "stars", "max_tokens": 8}
     model = {"layers": 2, "heads": 2, "width": 8, "ff_units": 16, "dropout": 0.0}
     spec = ExperimentSpec("textcsv", "transformer", options, model, epochs=1, batch_size=8)
-    return run_experiment(spec, store=RunStore(folder / "runs"))
+    return run_experiment(spec, store=RunStore(folder / "runs"), savedmodel=False)
 
 
 def test_a_transformer_run_shows_heads_layers_equations_and_the_walkthrough(open_page, runs_dir, transformer_run):

@@ -21,8 +21,9 @@ def language_runs(tmp_path_factory):
     store = RunStore(root)
     lstm = train_language_run(root, "lstm")
     hmm = run_experiment(ExperimentSpec("pydoc", "hmm", TINY_TEXT, {"states": 3, "iterations": 2}, epochs=1),
-                         store=store)
-    markov = run_experiment(ExperimentSpec("pydoc", "markov", TINY_TEXT, {"order": 2}, epochs=1), store=store)
+                         store=store, savedmodel=False)
+    markov = run_experiment(ExperimentSpec("pydoc", "markov", TINY_TEXT, {"order": 2}, epochs=1), store=store,
+                            savedmodel=False)
     return {"lstm": lstm, "hmm": hmm, "markov": markov}
 
 

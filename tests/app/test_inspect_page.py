@@ -22,11 +22,10 @@ def tiny_runs(tmp_path_factory):
     store = RunStore(tmp_path_factory.mktemp("inspect_runs"))
     data = {"length": 300, "lookback": 12, "horizon": 3}
     lstm = run_experiment(
-        ExperimentSpec("sine", "lstm", data, {"units": 4}, epochs=1, batch_size=64), store=store
-    )
+        ExperimentSpec("sine", "lstm", data, {"units": 4}, epochs=1, batch_size=64), store=store)  # broken copies
     mlp = run_experiment(
-        ExperimentSpec("sine", "mlp", data, {"units": 4, "layers": 1}, epochs=1, batch_size=64), store=store
-    )
+        ExperimentSpec("sine", "mlp", data, {"units": 4, "layers": 1}, epochs=1,
+                       batch_size=64), store=store, savedmodel=False)
     return {"lstm": lstm, "mlp": mlp}
 
 
@@ -144,7 +143,8 @@ def test_a_forecaster_given_the_known_future_is_inspected_with_it(open_page, run
     from seqlab.training import ExperimentSpec, run_experiment
 
     data = {"lookback": 12, "horizon": 4, "stride": 97, "known_future": True}
-    run = run_experiment(ExperimentSpec("energy", "gru", data, {"units": 3}, epochs=1), store=RunStore(runs_dir))
+    run = run_experiment(ExperimentSpec("energy", "gru", data, {"units": 3}, epochs=1), store=RunStore(runs_dir),
+                         savedmodel=False)
     at = open_page(PAGE)
     assert not at.exception and not at.error
     assert at.selectbox(key="inspect.run").value == run.run_id

@@ -38,13 +38,17 @@ def test_data_page_shows_the_tokens_of_pydoc(open_page):
     assert at.code[0].value.strip() and "held-out tokens" in texts(at.caption)
 
 
-def test_models_page_serves_a_language_run(open_page, runs_dir):
+def test_models_page_exports_then_serves_a_language_run(open_page, runs_dir):
     from tests.language_run import train_language_run
 
     run = train_language_run(runs_dir)
     at = open_page("pages/models.py")
     at.button(key=f"models.serve.{run.run_id}.go").click().run()
-    assert not at.exception and not at.error
+    assert not at.exception and not at.error  # trained without its SavedModel: nothing served yet
+    assert "Next tokens right" not in [m.label for m in at.metric]
+    assert "trained without its SavedModel" in texts(at.info)
+    at.button(key=f"models.serve.{run.run_id}.export").click().run()
+    assert not at.exception and not at.error and run.has_savedmodel
     cards = {m.label: m.value for m in at.metric}
     assert cards["Next tokens right"].endswith("of 16") and "nats" in cards["Cross-entropy"]
 

@@ -20,7 +20,7 @@ def translation_run(tmp_path_factory):
     spec = ExperimentSpec("toy_pairs", "seq2seq", OPTIONS, {"units": 8, "embedding_dim": 8, "attention": "local",
                                                             "predictive": True, "half_width": 1},
                           epochs=1, batch_size=32)  # fmt: skip
-    return run_experiment(spec, store=RunStore(tmp_path_factory.mktemp("translation") / "runs"))
+    return run_experiment(spec, store=RunStore(tmp_path_factory.mktemp("translation") / "runs"), savedmodel=False)
 
 
 def copy_run(runs_dir, run):

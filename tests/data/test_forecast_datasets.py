@@ -77,7 +77,8 @@ def test_dax_takes_the_dow_jones_of_the_nearest_date():
 
 @pytest.mark.parametrize("name", EXPECTED)
 def test_a_tiny_mlp_trains_and_reports_the_baselines(name, runs_dir):
-    run = run_experiment(ExperimentSpec(name, "mlp", epochs=1, model_options={"units": 4}, batch_size=256))
+    run = run_experiment(ExperimentSpec(name, "mlp", epochs=1, model_options={"units": 4}, batch_size=256),
+                         savedmodel=False)
     assert run.status == "completed" and run.meta.units == EXPECTED[name][4]
     baselines = run.metrics["baselines"]
     season = next(iter(EXPECTED[name][6]))

@@ -21,11 +21,11 @@ def runs(tmp_path_factory):
 
     store = RunStore(tmp_path_factory.mktemp("scoring_runs"))
     return {
-        "arx": run_experiment(ExperimentSpec("sine", "arx", DATA, {"ridge": 0.1}), store=store),
-        "esn": run_experiment(ExperimentSpec("sine", "esn", DATA, {"units": 30}), store=store),
+        "arx": run_experiment(ExperimentSpec("sine", "arx", DATA, {"ridge": 0.1}), store=store, savedmodel=False),
+        "esn": run_experiment(ExperimentSpec("sine", "esn", DATA, {"units": 30}), store=store, savedmodel=False),
         "regress": run_experiment(
-            ExperimentSpec("adding", "mlp", {"length_T": 5, "samples": 60}, {"units": 4}, epochs=1), store=store
-        ),
+            ExperimentSpec("adding", "mlp", {"length_T": 5, "samples": 60}, {"units": 4},
+                           epochs=1), store=store, savedmodel=False),
     }
 
 

@@ -177,8 +177,9 @@ def runs(tmp_path_factory):
 
     store = RunStore(tmp_path_factory.mktemp("strategy_runs"))
     data = {"length": 400, "lookback": 20, "horizon": 5}
-    arx = run_experiment(ExperimentSpec("sine", "arx", data, {"lag": 0, "ridge": 0.1}, epochs=1), store=store)
-    esn = run_experiment(ExperimentSpec("sine", "esn", data, {"units": 30}, epochs=1), store=store)
+    arx = run_experiment(ExperimentSpec("sine", "arx", data, {"lag": 0, "ridge": 0.1}, epochs=1), store=store,
+                         savedmodel=False)
+    esn = run_experiment(ExperimentSpec("sine", "esn", data, {"units": 30}, epochs=1), store=store, savedmodel=False)
     return {"arx": arx, "esn": esn}
 
 
@@ -238,8 +239,9 @@ def known_runs(tmp_path_factory):
     store = RunStore(tmp_path_factory.mktemp("known_runs"))
     data = {"known_future": True}
     return {
-        "arx": run_experiment(ExperimentSpec("energy", "arx", data, epochs=1), store=store),
-        "esn": run_experiment(ExperimentSpec("energy", "esn", data, {"units": 20}, epochs=1), store=store),
+        "arx": run_experiment(ExperimentSpec("energy", "arx", data, epochs=1), store=store, savedmodel=False),
+        "esn": run_experiment(ExperimentSpec("energy", "esn", data, {"units": 20}, epochs=1), store=store,
+                              savedmodel=False),
     }
 
 
@@ -278,7 +280,7 @@ def test_every_window_architecture_iterates_and_simulates(tmp_path, architecture
 
     data_options = {"length": 200, "lookback": 12, "horizon": 3}
     spec = ExperimentSpec("sine", architecture, data_options, options, epochs=1, batch_size=64)
-    model, data, series = run_parts(run_experiment(spec, store=RunStore(tmp_path)))
+    model, data, series = run_parts(run_experiment(spec, store=RunStore(tmp_path), savedmodel=False))
     origins = data.splits["test"].origin[:2]
     predict = keras_predict(model)
     steps = iterated(predict, series, origins, 7)

@@ -24,7 +24,7 @@ from tests.language_run import TINY_TEXT
 def gpt_run(tmp_path_factory):
     spec = ExperimentSpec("pydoc", "gpt", data_options=TINY_TEXT, model_options={"layers": 1, "heads": 2},
                           epochs=1, batch_size=8, steps=4)
-    return run_experiment(spec, store=RunStore(tmp_path_factory.mktemp("gpt_runs")))
+    return run_experiment(spec, store=RunStore(tmp_path_factory.mktemp("gpt_runs")), savedmodel=False)
 
 
 def with_bits(run, root, bits: float, markov: dict[str, float]):

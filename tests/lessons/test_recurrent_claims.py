@@ -15,7 +15,7 @@ from seqlab.training import ExperimentSpec, run_experiment
 def lstm_run(tmp_path_factory):
     spec = ExperimentSpec("adding", "lstm", data_options={"length_T": 12, "samples": 200},
                           model_options={"units": 4}, epochs=1, batch_size=32)
-    return run_experiment(spec, store=RunStore(tmp_path_factory.mktemp("adding_runs")))
+    return run_experiment(spec, store=RunStore(tmp_path_factory.mktemp("adding_runs")), savedmodel=False)
 
 
 def test_the_carried_claim_reads_the_first_test_sequence_of_its_run(lstm_run):

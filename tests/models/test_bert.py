@@ -119,7 +119,7 @@ def test_fine_tuning_reads_the_pretrained_run_from_the_store_it_trains_into(bert
     patch.setenv("SEQLAB_RUNS_DIR", str(tmp_path / "elsewhere"))  # the default store holds no such run
     spec = ExperimentSpec("movie_sentiment", "bert", {"max_tokens": CONTEXT - 2}, {"pretrained": run.run_id},
                           epochs=1, batch_size=64)
-    tuned = run_experiment(spec, store=RunStore(run.path.parent))
+    tuned = run_experiment(spec, store=RunStore(run.path.parent), savedmodel=False)
     embedding = run.load_model().get_layer("embedding").get_weights()[0]
     assert tuned.spec["model_options"]["pretrained"] == run.run_id
     assert tuned.load_model().get_layer("embedding").get_weights()[0].shape == embedding.shape
@@ -130,7 +130,7 @@ def test_fine_tuning_reads_the_pretrained_run_from_the_store_it_trains_into(bert
 def test_from_scratch_classifier_trains_and_reloads(bert_world):
     store = RunStore(pretrained_run(bert_world).path.parent)
     spec = ExperimentSpec("movie_sentiment", "bert", {"max_tokens": 12}, TINY_BERT, epochs=1, batch_size=32)
-    run = run_experiment(spec, store=store)
+    run = run_experiment(spec, store=store, savedmodel=False)
     x = load_dataset("movie_sentiment", max_tokens=12).splits["test"].x[:3]
     assert np.allclose(np.asarray(run.load_model()(x)).sum(axis=1), 1)
     assert 0 <= run.metrics["model"]["accuracy"] <= 1

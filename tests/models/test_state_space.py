@@ -26,8 +26,7 @@ def language_runs(tmp_path_factory):
     return {
         name: run_experiment(
             ExperimentSpec("pydoc", name, data_options=TINY_TEXT, model_options=options, epochs=1, batch_size=32),
-            store=store,
-        )
+            store=store, savedmodel=False)
         for name, options in TINY.items()
     }
 

@@ -19,7 +19,7 @@ def language_run(tmp_path_factory):
     from seqlab.training import ExperimentSpec, run_experiment
 
     spec = ExperimentSpec("pydoc", "tcn", data_options=TINY_TEXT, model_options=TINY, epochs=1, batch_size=32)
-    return run_experiment(spec, store=RunStore(tmp_path_factory.mktemp("runs")))
+    return run_experiment(spec, store=RunStore(tmp_path_factory.mktemp("runs")), savedmodel=False)
 
 
 @pytest.mark.parametrize("task", ["forecast", "classify", "label"])

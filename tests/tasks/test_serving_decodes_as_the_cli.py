@@ -17,7 +17,11 @@ LONG = "def the_function(self, value): return self.value + value"  # 59 characte
 
 @pytest.fixture(scope="module")
 def lstm_run(tmp_path_factory):
-    return train_language_run(tmp_path_factory.mktemp("lstm_runs"), "lstm")
+    from seqlab.late_export import add_savedmodel
+
+    run = train_language_run(tmp_path_factory.mktemp("lstm_runs"), "lstm")
+    add_savedmodel(run)
+    return run
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ spec = ExperimentSpec("sine", "gru", model_options={"units": 4}, epochs=2, batch
                       data_options={"length": 200, "lookback": 12, "horizon": 4})
 runs = {}
 for devices in (1, 2):
-    run = run_experiment(spec.with_overrides({"devices": devices}), store=RunStore(sys.argv[1]))
+    run = run_experiment(spec.with_overrides({"devices": devices}), store=RunStore(sys.argv[1]), savedmodel=False)
     runs[devices] = {"batch_loss": [b["batch_loss"] for b in run.history["batch"]],
                      "val_loss": [e["val_loss"] for e in run.history["epoch"]],
                      "mae": run.metrics["model"]["mae"], "device": run.meta.device, "status": run.status}

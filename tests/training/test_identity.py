@@ -66,11 +66,11 @@ def test_a_run_records_its_identity_and_the_store_finds_the_newest_finished_one(
     store = RunStore(tmp_path / "runs")
     identity = spec_identity(TINY)
     assert store.find_identical(identity) is None
-    first = run_experiment(TINY, store=store)
+    first = run_experiment(TINY, store=store, savedmodel=False)
     assert first.meta.identity == identity  # the same as computed before training, from the spec alone
-    second = run_experiment(TINY, store=store)
+    second = run_experiment(TINY, store=store, savedmodel=False)
     assert store.find_identical(identity).run_id == max(first, second, key=lambda r: r.meta.created).run_id
-    other = run_experiment(TINY.with_overrides({"seed": 3}), store=store)
+    other = run_experiment(TINY.with_overrides({"seed": 3}), store=store, savedmodel=False)
     assert other.meta.identity != identity and store.find_identical(other.meta.identity).run_id == other.run_id
 
 
@@ -80,8 +80,8 @@ def test_a_cancelled_or_broken_run_is_never_served(tmp_path):
     store = RunStore(tmp_path / "runs")
     stop = threading.Event()
     stop.set()  # cancelled at its first batch
-    cancelled = run_experiment(TINY, store=store, cancel=stop)
+    cancelled = run_experiment(TINY, store=store, cancel=stop, savedmodel=False)
     assert cancelled.status == "cancelled" and store.find_identical(cancelled.meta.identity) is None
-    run = run_experiment(TINY, store=store)
+    run = run_experiment(TINY, store=store, savedmodel=False)
     (run.path / "model.keras").write_bytes(b"damaged")
     assert store.find_identical(run.meta.identity) is None

@@ -11,7 +11,7 @@ def test_batch_events_carry_the_scheduled_rate_warm_up_then_cosine(runs_dir):
     spec = ExperimentSpec("sine", "mlp", {"length": 400, "lookback": 8, "horizon": 2}, {"units": 4, "layers": 1},
                           epochs=3, batch_size=32, learning_rate=1e-2, schedule="cosine", warmup_steps=4)
     events = []
-    run = run_experiment(spec, on_event=events.append)
+    run = run_experiment(spec, on_event=events.append, savedmodel=False)
     batches = [e for e in events if e["type"] == "batch"]
     rates = np.array([b["learning_rate"] for b in batches])
     schedule = learning_rate(spec.resolved(), len(batches))
@@ -30,6 +30,6 @@ def test_a_constant_rate_and_tbptt_report_it_too(runs_dir):
     spec = ExperimentSpec("sine", "lstm", {"length": 300, "lookback": 8, "horizon": 2}, {"units": 3},
                           epochs=1, batch_size=4, learning_rate=3e-3, tbptt=[4, 4])
     events = []
-    run_experiment(spec, on_event=events.append)
+    run_experiment(spec, on_event=events.append, savedmodel=False)
     rates = [e["learning_rate"] for e in events if e["type"] in ("batch", "epoch")]
     assert len(rates) > 2 and rates == pytest.approx([3e-3] * len(rates))

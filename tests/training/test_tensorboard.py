@@ -21,7 +21,7 @@ TINY = dict(model_options={"units": 4}, data_options={"length": 400, "lookback":
 @pytest.fixture(scope="module")
 def forecast_run(tmp_path_factory):
     return run_experiment(ExperimentSpec("sine", "gru", epochs=2, **TINY),
-                          store=RunStore(tmp_path_factory.mktemp("tb_runs")))
+                          store=RunStore(tmp_path_factory.mktemp("tb_runs")), savedmodel=False)
 
 
 def scalars(folder) -> dict[str, list]:
