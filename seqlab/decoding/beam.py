@@ -159,12 +159,20 @@ def beam_decode(step: Callable, log_probs, state: dict, t, max_new_tokens, width
     def unfinished(carry):
         return (carry["steps"] < new_tokens) & ~ops.all(carry["done"])
 
-    def extend(carry):
+    first = ops.repeat(log_probs, width, axis=0)
+
+    def following(carry):
+        """The step after the ids chosen last, from the rows of the state they extend."""
         state = keras.tree.map_structure(lambda x: ops.take(x, carry["rows"], axis=0), carry["state"])
         log_probs, state = step(carry["last"], state, t + carry["steps"] - 1)  # the last ids' position
-        return choose({**carry, "state": state}, ops.cast(log_probs, dtype))
+        return ops.cast(log_probs, dtype), state
 
-    carry = ops.while_loop(unfinished, extend, choose(carry, ops.repeat(log_probs, width, axis=0)))
+    def extend(carry):
+        # step 0 chooses from the prompts' own distribution inside the loop: choose is traced once, not twice
+        log_probs, state = ops.cond(carry["steps"] == 0, lambda: (first, carry["state"]), lambda: following(carry))
+        return choose({**carry, "state": state}, log_probs)
+
+    carry = ops.while_loop(unfinished, extend, carry)
     steps, sums = carry["steps"], carry["sums"]
     # max_new_tokens ran out (not done): the live beams compete with the kept ones
     competing = ops.isfinite(sums) & ~carry["done"][:, None]
