@@ -15,8 +15,8 @@ Equations:
 At each step every live beam is extended by every id; among those candidates
 the ``width`` best without EOS live on, and a candidate ending in EOS that
 ranks within the best ``width`` is finished and kept (the best ``width``
-finished ones). A prompt stops early when no live beam can still beat its
-worst kept hypothesis:
+finished ones). A prompt stops early once ``width`` are kept and no live beam
+can still beat the worst of them:
 
     $$ \max_{\text{live}} \frac{s}{\mathrm{lp}(T)} \le \min_{\text{kept}} \text{score} $$
 
