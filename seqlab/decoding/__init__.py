@@ -52,12 +52,13 @@ Ties rank the lower id first everywhere.
 import importlib
 
 from seqlab.decoding.arguments import MAX_NEW_TOKENS, MAX_WIDTH
-from seqlab.decoding.beam import beam_search, gnmt_length_penalty
 from seqlab.decoding.step import Generated, NextFn, TokenChoice, context_next, log_softmax
 
-# Greedy decoding and sampling are written in keras.ops: they load on first use, so that checking a decoding
-# argument (the CLI's parser, the listing commands) never starts Keras and TensorFlow.
+# Greedy decoding, sampling and beam search are written in keras.ops: they load on first use, so that checking a
+# decoding argument (the CLI's parser, the listing commands) never starts Keras and TensorFlow.
 _IN_KERAS = {
+    "beam_search": "beam",
+    "gnmt_length_penalty": "beam",
     "greedy": "greedy_search",
     **{name: "sampling" for name in ("draw", "filtered", "keep_top_k", "keep_top_p", "sample", "with_temperature")},
 }

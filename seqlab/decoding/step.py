@@ -111,18 +111,6 @@ def context_next(log_probs_of: Callable[[np.ndarray], Any], window: int | None =
     return next_fn
 
 
-def take_rows(state, rows: np.ndarray):
-    """``state`` with its rows (axis 0 of every array in it) picked by ``rows``."""
-    if state is None:
-        return None
-    if isinstance(state, dict):
-        return {key: take_rows(value, rows) for key, value in state.items()}
-    if isinstance(state, (tuple, list)):
-        taken = [take_rows(value, rows) for value in state]
-        return type(state)(*taken) if hasattr(state, "_fields") else type(state)(taken)  # a namedtuple too
-    return np.take(np.asarray(state), rows, axis=0)
-
-
 def call_next(next_fn: NextFn, tokens: np.ndarray, state, vocabulary: int | None = None):
     """``next_fn(tokens, state)`` checked: float64 log-probabilities ``(rows, vocabulary)`` and the new state.
 

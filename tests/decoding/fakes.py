@@ -1,4 +1,4 @@
-"""Fake next() functions for the decoders: fixed tables and histories, no model."""
+"""Fake next() functions and steps for the decoders: fixed tables and histories, no model."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import functools
 import itertools
 
 import numpy as np
+from keras import ops
 
 from seqlab.decoding import context_next, gnmt_length_penalty
 
@@ -22,6 +23,30 @@ BIGRAM = np.array(
 
 def bigram_next(tokens, state):
     return np.log(BIGRAM[tokens[:, -1]]), None
+
+
+# A recurrent model with a hashed state: log p(next | h) over 6 ids for 97 states.
+RECURRENT_VOCABULARY, STATES = 6, 97
+TABLE = np.log(np.random.default_rng(0).dirichlet(np.full(RECURRENT_VOCABULARY, 0.4), STATES))
+
+
+def moved(h, ids):
+    """A hash of the whole history: the recurrent state after ``ids``."""
+    return (h * 31 + ids + 1) % STATES
+
+
+def recurrent_step(ids, state, t):
+    """The model as the compiled loops' ``step(ids, state, t)``, in ``keras.ops`` (float32)."""
+    h = moved(state["h"], ops.cast(ids, "int32"))
+    return ops.take(ops.convert_to_tensor(TABLE, "float32"), h, axis=0), {"h": h}
+
+
+def recurrent_next(tokens, state):
+    """The same model as a NumPy ``next(tokens, state)``."""
+    h = np.zeros(len(tokens), dtype="int64") if state is None else state
+    for t in range(tokens.shape[1]):
+        h = moved(h, tokens[:, t])
+    return TABLE[h], h
 
 
 @functools.lru_cache(maxsize=None)

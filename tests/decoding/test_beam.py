@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from seqlab.decoding import beam_search, context_next, gnmt_length_penalty, greedy
-from tests.decoding.fakes import StatefulHistory, bigram_next, brute_force, history_next
+from tests.decoding.fakes import StatefulHistory, bigram_next, brute_force, history_next, recurrent_next, recurrent_step
 
 
 @pytest.mark.parametrize(
@@ -120,3 +120,31 @@ def test_no_new_tokens_gives_empty_beams():
 def test_bad_beam_arguments_are_refused_by_name(options, message):
     with pytest.raises(ValueError, match=message):
         beam_search(bigram_next, [[0]], 3, **options)
+
+
+@pytest.mark.parametrize("eos_id", [None, 2])
+def test_the_compiled_loop_over_a_tensor_step_decodes_as_beam_search_over_the_same_model_in_numpy(eos_id):
+    from keras import ops
+
+    from seqlab.decoding.beam import as_generated_beams, beam_decode
+    from seqlab.decoding.while_loop import compiled
+
+    def run(prompts, new_tokens, alpha):  # the prompts read once, then the beams
+        state = {"h": ops.zeros((ops.shape(prompts)[0],), "int32")}
+        for t in range(prompts.shape[1]):
+            log_probs, state = recurrent_step(prompts[:, t], state, t)
+        return beam_decode(recurrent_step, log_probs, state, prompts.shape[1], new_tokens, 3, alpha, eos_id, 4)
+
+    in_graph = compiled(run, [((None, 2), "int32"), ((), "int32"), ((), "float32")])  # one graph for every alpha
+    prompts = np.array([[1, 2], [4, 0], [5, 5]], dtype="int32")
+    for alpha in (0.0, 1.0):
+        ours = as_generated_beams(in_graph(prompts, ops.convert_to_tensor(8, "int32"), alpha), all_beams=True)
+        theirs = beam_search(recurrent_next, prompts, 8, width=3, eos_id=eos_id, length_penalty=alpha, all_beams=True,
+                             alternatives=4)
+        for mine, reference in zip(ours, theirs):
+            assert [(g.tokens, g.finished) for g in mine] == [(g.tokens, g.finished) for g in reference]
+            np.testing.assert_allclose([g.score for g in mine], [g.score for g in reference], rtol=1e-5)
+            for a, b in zip(mine[0].choices, reference[0].choices):
+                assert a.prob == pytest.approx(b.prob, abs=1e-6)
+                assert [i for i, _ in a.alternatives] == [i for i, _ in b.alternatives]
+    assert eos_id is None or any(g.finished for beams in ours for g in beams)

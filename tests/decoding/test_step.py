@@ -76,14 +76,25 @@ def test_slightly_unnormalised_float32_log_probabilities_are_accepted_and_renorm
     assert found.choices[0].prob == pytest.approx(0.2, rel=1e-12)
 
 
-def test_beam_search_reorders_every_array_of_a_nested_state():
+def test_beam_search_reorders_every_array_of_a_nested_state_and_gives_it_back_nested():
     from collections import namedtuple
 
-    from seqlab.decoding.step import take_rows
+    from tests.decoding.fakes import history_log_probs, history_next
 
-    Carry = namedtuple("Carry", "h c")
-    state = {"cell": Carry(np.arange(3), np.arange(3)[:, None]), "seen": (np.arange(3) * 10,), "none": None}
-    taken = take_rows(state, np.array([2, 2, 0]))
-    assert isinstance(taken["cell"], Carry)
-    assert taken["cell"].h.tolist() == [2, 2, 0] and taken["cell"].c.tolist() == [[2], [2], [0]]
-    assert taken["seen"][0].tolist() == [20, 20, 0] and taken["none"] is None
+    Carry = namedtuple("Carry", "last history")
+
+    def nested_next(tokens, state):
+        if state is not None:  # each beam's own history, in the structure returned
+            assert isinstance(state["cell"], Carry) and state["none"] is None and isinstance(state["seen"], tuple)
+            assert (state["cell"].last == state["cell"].history[:, -1]).all()
+            assert (state["seen"][0] == state["cell"].history.shape[1]).all()
+        history = tokens if state is None else np.concatenate([state["cell"].history, tokens], axis=1)
+        log_probs = np.stack([history_log_probs(tuple(row), 4, 2) for row in history])
+        return log_probs, {"cell": Carry(history[:, -1], history), "seen": (np.full(len(history), history.shape[1]),),
+                           "none": None}
+
+    prompts = [[0, 1], [3, 3]]
+    nested = beam_search(nested_next, prompts, 4, width=3, all_beams=True)
+    assert [[g.tokens for g in beams] for beams in nested] == [
+        [g.tokens for g in beams] for beams in beam_search(history_next(4, 2), prompts, 4, width=3, all_beams=True)
+    ]

@@ -9,27 +9,7 @@ from keras import ops
 from seqlab.decoding import greedy, sample
 from seqlab.decoding.sampling import picker
 from seqlab.decoding.while_loop import as_generated, compiled, continuation, decode
-
-VOCABULARY, STATES = 6, 97
-TABLE = np.log(np.random.default_rng(0).dirichlet(np.full(VOCABULARY, 0.4), STATES))  # log p(next | h)
-
-
-def moved(h, ids):
-    """A hash of the whole history: the recurrent state after ``ids``."""
-    return (h * 31 + ids + 1) % STATES
-
-
-def tensor_step(ids, state, t):
-    h = moved(state["h"], ops.cast(ids, "int32"))
-    return ops.take(ops.convert_to_tensor(TABLE, "float32"), h, axis=0), {"h": h}
-
-
-def numpy_next(tokens, state):
-    h = np.zeros(len(tokens), dtype="int64") if state is None else state
-    for t in range(tokens.shape[1]):
-        h = moved(h, tokens[:, t])
-    return TABLE[h], h
-
+from tests.decoding.fakes import recurrent_next, recurrent_step
 
 def compiled_decode(prompts, new_tokens, temperature=0.0, uniforms=None, eos_id=None, run=decode, **filters):
     lengths = np.array([len(p) for p in prompts])
@@ -41,14 +21,14 @@ def compiled_decode(prompts, new_tokens, temperature=0.0, uniforms=None, eos_id=
         for row, length in enumerate(lengths):
             by_position[row, length : length + new_tokens] = uniforms[row]
     state = {"h": ops.zeros((len(prompts),), "int32")}
-    decoded = run(tensor_step, state, buffer, lengths, new_tokens, picker(temperature, **filters), by_position,
+    decoded = run(recurrent_step, state, buffer, lengths, new_tokens, picker(temperature, **filters), by_position,
                   eos_id, 3)
     return as_generated(continuation(decoded, lengths, new_tokens), eos_id)
 
 
 def test_greedy_gives_the_numpy_decoders_ids_probabilities_and_alternatives():
     prompts = [[1, 2, 3], [4, 0, 5]]
-    [ours, ours_2], [theirs, theirs_2] = compiled_decode(prompts, 7), greedy(numpy_next, prompts, 7, alternatives=3)
+    [ours, ours_2], [theirs, theirs_2] = compiled_decode(prompts, 7), greedy(recurrent_next, prompts, 7, alternatives=3)
     for a, b in ((ours, theirs), (ours_2, theirs_2)):
         assert a.tokens == b.tokens and a.log_prob == pytest.approx(b.log_prob, abs=1e-5)
         for x, y in zip(a.choices, b.choices):
@@ -60,7 +40,7 @@ def test_each_row_of_a_ragged_batch_gets_what_it_gets_alone():
     prompts = [[2], [1, 2, 3, 4, 5], [3, 3, 0]]
     together = compiled_decode(prompts, 6)
     assert [g.tokens for g in together] == [compiled_decode([p], 6)[0].tokens for p in prompts]
-    assert [g.tokens for g in together] == [greedy(numpy_next, [p], 6)[0].tokens for p in prompts]
+    assert [g.tokens for g in together] == [greedy(recurrent_next, [p], 6)[0].tokens for p in prompts]
 
 
 @pytest.mark.parametrize("filters", [{}, {"top_k": 3}, {"top_p": 0.8}])
@@ -68,13 +48,13 @@ def test_the_seeds_uniforms_give_the_draws_of_numpy_sampling(filters):
     seed, new = 7, 12
     uniforms = np.random.default_rng(seed).random((new, 1)).T  # one draw per step, as sample() makes them
     [ours] = compiled_decode([[1, 2]], new, temperature=0.9, uniforms=uniforms, **filters)
-    [theirs] = sample(numpy_next, [[1, 2]], new, temperature=0.9, seed=seed, **filters)
+    [theirs] = sample(recurrent_next, [[1, 2]], new, temperature=0.9, seed=seed, **filters)
     assert ours.tokens == theirs.tokens and len(set(ours.tokens)) > 1
 
 
 def test_eos_ends_each_row_and_the_loop_once_all_ended():
     prompts = [[1, 2, 3], [4, 0, 5], [5, 5, 5]]
-    ours, theirs = compiled_decode(prompts, 30, eos_id=2), greedy(numpy_next, prompts, 30, eos_id=2)
+    ours, theirs = compiled_decode(prompts, 30, eos_id=2), greedy(recurrent_next, prompts, 30, eos_id=2)
     assert [(g.tokens, g.finished) for g in ours] == [(g.tokens, g.finished) for g in theirs]
     assert any(g.finished for g in ours)
 

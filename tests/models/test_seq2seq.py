@@ -112,7 +112,7 @@ def test_a_saved_model_translates_the_same_and_its_savedmodel_serves_strings_wit
     import keras
 
     from seqlab.models.registry import built_as
-    from seqlab.tasks.translate.serving import export_translator
+    from seqlab.tasks.translate.serving import BEAM_WIDTH, export_translator
     from seqlab.tasks.translate.translation import translate
 
     model = build(data, attention="luong", score="general", cell="lstm")
@@ -120,6 +120,7 @@ def test_a_saved_model_translates_the_same_and_its_savedmodel_serves_strings_wit
     model.save(path)
     texts = ["123", "98765", "4"]
     mine = [t.text for t in translate(model, data.tokenizer, data.target_tokenizer, texts)]
+    beam = translate(model, data.tokenizer, data.target_tokenizer, texts, width=BEAM_WIDTH, length_penalty=0.6)
     loaded = built_as(keras.models.load_model(path), "seq2seq")  # as a run loads it
     assert [t.text for t in translate(loaded, data.tokenizer, data.target_tokenizer, texts)] == mine
     export_translator(model, data, tmp_path / "served")
@@ -128,12 +129,16 @@ import json
 import tensorflow as tf
 served = tf.saved_model.load({str(tmp_path / "served")!r})
 texts = [t.decode() for t in served.translate(tf.constant({texts!r})).numpy()]
+beam = served.translate_beam(tf.constant({texts!r}), tf.constant(0.6))
 step = served.decode_step(tf.constant([2], tf.int32), served.encode(tf.zeros((1, {data.lookback}), tf.int32))["values"],
                           tf.ones((1, {data.lookback}), tf.bool), tf.constant(0), tf.zeros((1, 8)),
                           tf.zeros((1, 8)), tf.zeros((1, 8)))
-print(json.dumps({{"texts": texts, "p": float(tf.reduce_sum(step["probabilities"]))}}))
+print(json.dumps({{"texts": texts, "p": float(tf.reduce_sum(step["probabilities"])),
+                  "beam": [t.decode() for t in beam["texts"].numpy()], "scores": beam["scores"].numpy().tolist()}}))
 """, tmp_path)
     assert served["texts"] == mine and not served["seqlab"]
+    assert served["beam"] == [t.text for t in beam]
+    assert served["scores"] == pytest.approx([t.score for t in beam], abs=1e-5)
     assert served["p"] == pytest.approx(1.0, abs=1e-5)
 
 
@@ -141,7 +146,7 @@ def test_an_image_captioner_attends_over_rows_and_its_savedmodel_captions_images
     import keras
 
     from seqlab.data import load_dataset
-    from seqlab.tasks.translate.serving import export_translator
+    from seqlab.tasks.translate.serving import BEAM_WIDTH, export_translator
     from seqlab.tasks.translate.translation import translate_sources
 
     keras.utils.set_random_seed(0)
@@ -150,6 +155,7 @@ def test_an_image_captioner_attends_over_rows_and_its_savedmodel_captions_images
     images = captions.splits["test"].x[:3]
     rows = [[f"row{k}" for k in range(1, 9)]] * 3
     found = translate_sources(model, captions.target_tokenizer, images, rows)
+    beam = translate_sources(model, captions.target_tokenizer, images, rows, width=BEAM_WIDTH)
     for caption in found:  # one weight per image row at every letter
         assert caption.attention.shape == (len(caption.probabilities), 8)
         np.testing.assert_allclose(caption.attention.sum(axis=1), 1.0, atol=1e-5)
@@ -160,6 +166,9 @@ import json
 import numpy as np
 import tensorflow as tf
 served = tf.saved_model.load({str(tmp_path / "served")!r})
-print(json.dumps({{"texts": [t.decode() for t in served.translate(tf.constant(np.load("images.npy"))).numpy()]}}))
+images = tf.constant(np.load("images.npy"))
+print(json.dumps({{"texts": [t.decode() for t in served.translate(images).numpy()],
+                  "beam": [t.decode() for t in served.translate_beam(images, tf.constant(0.0))["texts"].numpy()]}}))
 """, tmp_path)
     assert served["texts"] == [c.text for c in found] and not served["seqlab"]
+    assert served["beam"] == [c.text for c in beam]

@@ -121,12 +121,13 @@ def test_a_saved_model_translates_the_same_and_its_savedmodel_serves_strings_wit
     import keras
 
     from seqlab.models.registry import built_as
-    from seqlab.tasks.translate.serving import export_translator
+    from seqlab.tasks.translate.serving import BEAM_WIDTH, export_translator
     from seqlab.tasks.translate.translation import translate
 
     model, _, _ = trained
     texts = ["123", "98765", "4", "5521"]
     mine = [t.text for t in translate(model, data.tokenizer, data.target_tokenizer, texts)]
+    beam = translate(model, data.tokenizer, data.target_tokenizer, texts, width=BEAM_WIDTH, length_penalty=0.6)
     model.save(tmp_path / "model.keras")
     loaded = built_as(keras.models.load_model(tmp_path / "model.keras"), "transformer_seq2seq")  # as a run loads it
     assert [t.text for t in translate(loaded, data.tokenizer, data.target_tokenizer, texts)] == mine
@@ -140,11 +141,14 @@ state = served.encode(tf.constant([[1, 2, 0, 0, 0]], tf.int32))  # values, sourc
 carried = {{k: v for k, v in state.items() if k.startswith(("key_", "value_"))}}
 step = served.decode_step(tf.constant([2], tf.int32), state["values"], state["source_mask"], tf.constant(0),
                           *[carried[k] for k in ("key_0", "value_0")])
+beam = served.translate_beam(tf.constant({texts!r}), tf.constant(0.6))["texts"]
 print(json.dumps({{"texts": texts, "p": float(tf.reduce_sum(step["probabilities"])),
                   "written": float(tf.reduce_sum(tf.abs(step["key_0"][:, :, 0]))),
-                  "empty": float(tf.reduce_sum(tf.abs(step["key_0"][:, :, 1:])))}}))
+                  "empty": float(tf.reduce_sum(tf.abs(step["key_0"][:, :, 1:]))),
+                  "beam": [t.decode() for t in beam.numpy()]}}))
 """, tmp_path)
     assert served["texts"] == mine and not served["seqlab"]
+    assert served["beam"] == [t.text for t in beam]  # the caches' rows reordered with the beams, in the graph
     assert served["p"] == pytest.approx(1.0, abs=1e-5)
     assert served["written"] > 0 and served["empty"] == 0  # step 0's keys went into cache slot 0 only
 

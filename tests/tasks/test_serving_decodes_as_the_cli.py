@@ -82,15 +82,55 @@ def test_a_model_that_reads_far_back_generates_the_same_served_and_in_python(run
     assert text.decode() == generate_text(run, LONG, 2 * T, temperature=0, model=model).text
 
 
-def test_translate_gives_the_cli_translation_for_a_source_longer_than_the_window(translation_run, tmp_path,
+@pytest.fixture(scope="module")
+def served_translator(translation_run, tmp_path_factory):
+    import tensorflow as tf
+
+    served = tmp_path_factory.mktemp("served") / "savedmodel"
+    return tf.saved_model.load(str(export_run(translation_run, "savedmodel", served)))
+
+
+TEXTS = ["1234567890123", "42", "98765"]  # the first longer than the source window
+
+
+def test_translate_gives_the_cli_translation_for_a_source_longer_than_the_window(translation_run, served_translator,
                                                                                   capsys):
     import tensorflow as tf
 
     run = translation_run
-    served = tf.saved_model.load(str(export_run(run, "savedmodel", tmp_path / "served")))
-    texts = ["1234567890123", "42", "98765"]  # the first longer than the source window
-    assert len(texts[0]) > run.meta.input_shape[0]
-    mine = [t.decode() for t in served.translate(tf.constant(texts)).numpy()]
+    assert len(TEXTS[0]) > run.meta.input_shape[0]
+    mine = [t.decode() for t in served_translator.translate(tf.constant(TEXTS)).numpy()]
     cli = cli_json(capsys, "translate", run.run_id, "--runs-dir", str(run.path.parent),
-                   *[arg for text in texts for arg in ("--text", text)])
+                   *[arg for text in TEXTS for arg in ("--text", text)])
     assert mine == [t["translation"] for t in cli["translations"]]
+
+
+@pytest.fixture(scope="module")
+def shaken_translator(translation_run, tmp_path_factory):
+    """The run's model with noise in its weights (trained one epoch, it writes only [EOS]; shaken, greedy and the beam
+    write different texts) and its SavedModel."""
+    import numpy as np
+    import tensorflow as tf
+
+    from seqlab.data import load_dataset
+    from seqlab.tasks.translate.serving import export_translator
+
+    model, rng = translation_run.load_model(), np.random.default_rng(0)
+    model.set_weights([w + rng.normal(0.0, 1.0, w.shape) if w.ndim > 1 else w for w in model.get_weights()])
+    path = tmp_path_factory.mktemp("shaken") / "savedmodel"
+    export_translator(model, load_dataset("toy_pairs", **translation_run.spec["data_options"]), path)
+    return model, tf.saved_model.load(str(path))
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.6])
+def test_translate_beam_gives_the_beam_translation_of_the_cli(translation_run, shaken_translator, alpha):
+    import tensorflow as tf
+
+    from seqlab.tasks.translate.serving import BEAM_WIDTH
+    from seqlab.tasks.translate.translation import translate_run
+
+    model, served = shaken_translator
+    found = served.translate_beam(tf.constant(TEXTS), tf.constant(alpha))
+    cli = translate_run(translation_run, TEXTS, width=BEAM_WIDTH, length_penalty=alpha, model=model)  # as --beam 4
+    assert [t.decode() for t in found["texts"].numpy()] == [t.text for t in cli]
+    assert found["scores"].numpy() == pytest.approx([t.score for t in cli], abs=1e-5)

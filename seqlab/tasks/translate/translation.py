@@ -1,12 +1,12 @@
 """Translate with a trained encoder-decoder: the encoder once, then the decoder one token at a time.
 
-``decoder_next`` turns a model (``seqlab.models.seq2seq`` or ``seqlab.models.transformer_seq2seq``: a nested
-``encoder`` model and a ``decoder`` layer, stepped by its ``seqlab.models.decoder_steps``) into the decoders'
-``next(tokens, state)`` (``seqlab.decoding``), so greedy decoding and beam search are the shared ones; beam
-search reorders the state's rows, which hold each hypothesis's decoder states (a recurrent decoder's states and
-input feed, or a Transformer's key/value caches) and the encoder's values. ``replay`` runs a finished output back
-through the decoder, teacher-forced, to read the attention weights (and local attention's positions p_t) behind
-every token.
+A model (``seqlab.models.seq2seq`` or ``seqlab.models.transformer_seq2seq``: a nested ``encoder`` model and a
+``decoder`` layer) is stepped by its ``seqlab.models.decoder_steps``: ``greedy_decoder`` and ``beam_decoder`` run
+the shared compiled loops (``seqlab.decoding.while_loop``, ``seqlab.decoding.beam``) over ``steps.step`` from
+``steps.start(source)``; beam search reorders the state's rows, which hold each hypothesis's decoder states (a
+recurrent decoder's states and input feed, or a Transformer's key/value caches) and the encoder's values.
+``replay`` runs a finished output back through the decoder, teacher-forced, to read the attention weights (and
+local attention's positions p_t) behind every token.
 ``translate`` does all of it for raw strings with the run's two tokenisers.
 """
 
@@ -17,9 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 from keras import ops
 
-from seqlab import decoding
-from seqlab.decoding.arguments import check_max_new_tokens
-from seqlab.decoding.while_loop import as_generated, compiled, continuation, steps_decoder, with_room
+from seqlab.decoding.arguments import check_length_penalty, check_max_new_tokens
+from seqlab.decoding.beam import as_generated_beams, beam_decode
+from seqlab.decoding.while_loop import (as_generated, compiled, continuation, probability_step, steps_decoder,
+                                        with_room)
 from seqlab.models.registry import steps_of
 from seqlab.text import PAD_ID, Tokenizer
 from seqlab.text.tokenizer import EOS, START
@@ -56,36 +57,6 @@ class Translation:
     positions: np.ndarray | None
 
 
-def _numpy(state: dict) -> dict:
-    return {name: np.asarray(ops.convert_to_numpy(tensor)) for name, tensor in state.items()}
-
-
-def first_step(model, sources: np.ndarray) -> dict:
-    """What the decoder's first step reads for source rows ``sources``, as NumPy (``DecoderSteps.start``): the
-    encoder's ``values``, the source ``mask`` and what the decoder carries (its states or key/value caches)."""
-    return _numpy(steps_of(model).start(np.asarray(sources)))
-
-
-def log_probs(probabilities) -> np.ndarray:
-    return np.log(np.clip(np.asarray(ops.convert_to_numpy(probabilities), dtype="float64"), 1e-12, 1.0))
-
-
-def decoder_next(model, sources: np.ndarray) -> decoding.NextFn:
-    """The decoders' ``next`` for the source rows ``sources`` ``(N, S)`` (the prompts are ``[[START]]`` each):
-    ``DecoderSteps.next`` with the step ``t`` kept per row in the state, so beam search reorders it too."""
-    steps = steps_of(model)
-    first = {**first_step(model, sources), "t": np.zeros(len(sources), dtype="int32")}
-
-    def next_fn(tokens, state):
-        state = first if state is None else state
-        carried = {name: value for name, value in state.items() if name != "t"}
-        probabilities, following = steps.next(np.asarray(tokens)[:, -1].astype("int32"), carried,
-                                              int(state["t"][0]))
-        return log_probs(probabilities), {**_numpy(following), "t": state["t"] + 1}
-
-    return next_fn
-
-
 def greedy_decoder(steps, start_id: int, eos_id: int, vocabulary: int):
     """``run(source, max_tokens) -> decode's dict``: greedy decoding from ``[START]`` to ``[EOS]`` through the
     compiled loop (``seqlab.decoding.while_loop``): what the CLI compiles and the SavedModel's ``translate``
@@ -100,24 +71,62 @@ def greedy_decoder(steps, start_id: int, eos_id: int, vocabulary: int):
     return run
 
 
+def beam_decoder(steps, start_id: int, eos_id: int, vocabulary: int, width: int):
+    """Beam search from ``[START]`` (read once per source row) through the beam loop (``seqlab.decoding.beam``):
+    what the CLI compiles and the SavedModel's ``translate_beam`` traces.
+
+    Args:
+        steps: the model's ``seqlab.models.decoder_steps``.
+        start_id, eos_id: the target's ``[START]`` and ``[EOS]`` ids.
+        vocabulary: the target's size (the alternatives kept beside each id are at most that many).
+        width: beams per source row.
+
+    Returns:
+        ``run(source, max_tokens, length_penalty) -> beam_decode's dict`` (the ``width`` best hypotheses of each
+        row, best first), traceable: ``max_tokens`` and ``length_penalty`` may be scalar tensors.
+    """
+    step = probability_step(steps.step)
+
+    def run(source, max_tokens, length_penalty):
+        starts = ops.full((ops.shape(source)[0],), start_id, "int32")
+        log_probs, state = step(starts, steps.start(source), 0)
+        return beam_decode(step, log_probs, state, 1, max_tokens, width, length_penalty, eos_id,
+                           min(ALTERNATIVES, vocabulary))
+
+    return run
+
+
 def decode_ids(model, sources: np.ndarray, start_id: int, eos_id: int, max_tokens: int, width: int = 1,
                length_penalty: float = 0.0, all_beams: bool = False):
-    """Greedy (``width`` 1) or beam search from every source row: ``Generated`` per row (lists with ``all_beams``)."""
-    if width == 1 and not all_beams:
-        steps, vocabulary = steps_of(model), int(model.outputs[0].shape[-1])
-        made = vars(steps).setdefault("_decoders", {})  # compiled once per steps (so once per model)
-        key = (start_id, eos_id, vocabulary)
-        if key not in made:
-            source = model.inputs[0]
-            made[key] = compiled(greedy_decoder(steps, start_id, eos_id, vocabulary),
-                                 [((None, *source.shape[1:]), source.dtype), ((), "int32")])
-        max_tokens = check_max_new_tokens(max_tokens)
-        decoded = made[key](ops.convert_to_tensor(sources, model.inputs[0].dtype),
-                            ops.convert_to_tensor(max_tokens, "int32"))
-        return as_generated(decoded, eos_id)
-    prompts = np.full((len(sources), 1), start_id, dtype="int64")
-    return decoding.beam_search(decoder_next(model, sources), prompts, max_tokens, width=width,
-                                length_penalty=length_penalty, eos_id=eos_id, all_beams=all_beams)
+    """Greedy (``width`` 1) or beam search from every source row, through loops compiled once per model, start and
+    end ids, vocabulary and width.
+
+    Args:
+        model: a translate model.
+        sources: source rows ``(N, S)`` (or ``(N, S, F)`` numbers).
+        start_id, eos_id: the target's ``[START]`` and ``[EOS]`` ids.
+        max_tokens: ids to write at most, ``[EOS]`` included (1 or more for a beam).
+        width: beams per row; 1 (without ``all_beams``) is greedy.
+        length_penalty: GNMT's ``alpha >= 0`` for the beam.
+        all_beams: every hypothesis of the beam, best first, instead of the best.
+
+    Returns:
+        One ``Generated`` per row, or a list of up to ``width`` per row with ``all_beams``.
+    """
+    steps, vocabulary, source = steps_of(model), int(model.outputs[0].shape[-1]), model.inputs[0]
+    beam = width > 1 or all_beams
+    made = vars(steps).setdefault("_decoders", {})  # compiled once per steps (so once per model)
+    key = (start_id, eos_id, vocabulary, width if beam else None)
+    if key not in made:
+        signature = [((None, *source.shape[1:]), source.dtype), ((), "int32")]
+        made[key] = (compiled(beam_decoder(steps, start_id, eos_id, vocabulary, width), [*signature, ((), "float32")])
+                     if beam else compiled(greedy_decoder(steps, start_id, eos_id, vocabulary), signature))
+    arguments = [ops.convert_to_tensor(sources, source.dtype),
+                 ops.convert_to_tensor(check_max_new_tokens(max_tokens), "int32")]
+    if beam:
+        alpha = ops.convert_to_tensor(check_length_penalty(length_penalty), "float32")
+        return as_generated_beams(made[key](*arguments, alpha), all_beams)
+    return as_generated(made[key](*arguments), eos_id)
 
 
 def as_targets(generated, length: int) -> np.ndarray:
