@@ -291,7 +291,8 @@ def serve_view(run: Run, key: str) -> None:
     if not st.session_state.get(loaded_key):
         st.caption("The SavedModel loads once, then every window you pick is predicted at once.")
         return
-    if not run.has_savedmodel and not savedmodel_made(run, key):
+    if not run.has_savedmodel:
+        export_later(run, key)
         return
     trust_key = f"{key}.trusted"
     try:
@@ -321,21 +322,22 @@ def serve_view(run: Run, key: str) -> None:
     st.caption(f"Served from `{run.savedmodel_path}` with `seqlab.export.load_serving` (TensorFlow only).")
 
 
-def savedmodel_made(run: Run, key: str) -> bool:
-    """For a run trained without its SavedModel: a button that exports it now (``add_savedmodel``, seconds);
-    whether it is there. Two sessions may press at once: the second finds the first's."""
+def export_later(run: Run, key: str) -> None:
+    """For a run trained without its SavedModel: a button that exports it now (``add_savedmodel``, seconds), then
+    serves it. Two sessions may press at once: the second finds the first's."""
     st.info("This run was trained without its SavedModel (train --no-savedmodel, or under JAX without "
             "TensorFlow): export it from the Keras model to serve it.", icon=":material/info:")
     if not st.button("Export the SavedModel", icon=":material/save:", key=f"{key}.export"):
-        return False
+        return
     try:
         with st.spinner("Exporting the SavedModel: tracing its serving functions, a few seconds…"):
             add_savedmodel(run)
     except (OSError, ValueError) as err:
         if not run.has_savedmodel:  # not another session's export that landed first
             st.error(f"Could not export the SavedModel: {err}")
-            return False
-    return True
+            return
+    st.toast("SavedModel exported and signed", icon=":material/check_circle:")
+    st.rerun()  # drawn again as a run that has it: loaded and served
 
 
 def _served_as_is(run: Run, data: SequenceData, i: int, served, stored, key: str) -> list:

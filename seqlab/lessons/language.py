@@ -275,7 +275,7 @@ register_lesson(Lesson(
         "zweihundertsechsundvierzig): writing “sechs” its decoder looks at the “six” at the end of the source, "
         "writing “vierzig” back at “forty”: the map crosses."
     ),
-    seconds=38.9,
+    seconds=48.1,
 ))
 
 register_lesson(Lesson(
@@ -310,7 +310,7 @@ register_lesson(Lesson(
         "where to start, not yet how to keep walking; the window outside which every weight is 0 is drawn "
         "around p_t."
     ),
-    seconds=35.3,
+    seconds=39.0,
 ))
 
 register_lesson(Lesson(
@@ -370,7 +370,7 @@ register_lesson(Lesson(
         "“2046”, where the run with positions writes the reverse, “062204”. Its attention map runs mostly along "
         "the anti-diagonal; the run without positions spreads every row almost evenly (no weight above 0.22)."
     ),
-    seconds=29.5,
+    seconds=38.4,
 ))
 
 register_lesson(Lesson(
