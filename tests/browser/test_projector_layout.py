@@ -30,11 +30,12 @@ CUT_OFF = (Path(__file__).parent / "cut_off_text.js").read_text()
 SCREEN = {"width": 1024, "height": 768}
 # Run in every page from its start: the last moment the script ran, or the page's title or projector style (its
 # element's code loads on first use, seconds late on a busy server) was missing.
-STILLNESS = """window.busySince = performance.now();
+STILLNESS = """const PROJECTOR_RULE = 'stHorizontalBlock"] { flex-direction: column !important';  // seqlab's own rule
+window.busySince = performance.now();
 setInterval(() => {
   const state = document.querySelector(".stApp")?.getAttribute("data-test-script-state");
   const titled = document.querySelector('[data-testid="stMain"] h1');
-  const styled = [...document.querySelectorAll("style")].some(s => s.textContent.includes("flex-direction: column"));
+  const styled = [...document.querySelectorAll("style")].some(s => s.textContent.includes(PROJECTOR_RULE));
   if (state !== "notRunning" || !titled || !styled) window.busySince = performance.now();
 }, 100);"""
 IDLE = "() => performance.now() - window.busySince > 2000"  # still for two seconds
@@ -83,6 +84,9 @@ def _problems(page, name: str) -> list[str]:
     errors = page.locator('[data-testid="stException"]')
     assert errors.count() == 0, f"{name}: {errors.first.inner_text()}"
     found = page.evaluate(CUT_OFF)
+    if found:  # seen mid-rerun (a late rerun redraws the page's style too)? What the room sees is the still page
+        _settled(page)
+        found = page.evaluate(CUT_OFF)
     _shot(page, name)
     sidebar = page.locator('[data-testid="stSidebar"][data-collapsed="true"]').count() == 1
     return [f"{name}: {f['what']}: {f['text']!r} ({f['where']})" for f in found] + ([] if sidebar else [
