@@ -48,6 +48,19 @@ def test_generate_repeats_with_a_seed_and_greedy_is_the_argmax(language_run):
     assert all(c.token == c.alternatives[0][0] for c in greedy.generated.choices)
 
 
+def test_one_graph_samples_with_every_setting(language_run):
+    from seqlab.models.registry import steps_of
+
+    model = language_run.load_model()
+    for settings in ({"temperature": 0.8, "top_k": 5, "seed": 1}, {"temperature": 1.3, "top_p": 0.9, "seed": 2},
+                     {"temperature": 0.5, "top_k": 3, "top_p": 0.5}):
+        generate_text(language_run, "def ", 6, model=model, **settings)
+    [decoder] = vars(steps_of(model))["_decoders"].values()  # a slider moved on Generate waits for no new trace
+    assert decoder.experimental_get_tracing_count() == 1
+    generate_text(language_run, "def ", 6, model=model, temperature=0)  # greedy: its own, smaller graph
+    assert len(vars(steps_of(model))["_decoders"]) == 2
+
+
 def test_cli_generate_text_and_strict_json(capsys, language_run):
     root = str(language_run.path.parent)
     argv = ["generate", language_run.run_id, "--runs-dir", root, "--prompt", "The ", "--tokens", "12", "--seed", "1"]

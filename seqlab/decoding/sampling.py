@@ -63,6 +63,10 @@ def keep_top_p(log_probs, p: float):
     """``log p_N``: the fewest most probable ids holding mass ``>= p``, renormalised; the rest ``-inf``."""
     if p >= 1.0:
         return log_probs
+    return _within_mass(log_probs, p)
+
+
+def _within_mass(log_probs, p):
     ranked = ops.top_k(log_probs, ops.shape(log_probs)[-1], sorted=True)[0]  # most probable first
     ranked_probs = ops.exp(ranked)
     mass_before = ops.cumsum(ranked_probs, axis=-1) - ranked_probs  # 0 for the first: it always stays
@@ -97,6 +101,21 @@ def draw(log_probs, uniforms):
     ids = ops.sum(ops.cast(cdf <= u, "int32"), axis=-1)
     last_possible = ops.shape(probs)[-1] - 1 - ops.argmax(ops.flip(probs, axis=-1) > 0, axis=-1)
     return ops.minimum(ids, ops.cast(last_possible, "int32"))  # u rounded up to the total would run past the end
+
+
+def pick_by(log_probs, uniforms, temperature, top_k, top_p):
+    """``picker``'s pick with the settings as scalar tensors, a compiled decoder's inputs, so that one graph serves
+    every setting: ``temperature`` 0 greedy, ``top_k`` 0 every id, ``top_p`` 1 all the mass. Each filter that
+    applies runs the ops ``filtered`` runs, in its order: the same ids for the same draws."""
+    log_probs = ops.convert_to_tensor(log_probs)
+    temperature = ops.cast(temperature, log_probs.dtype)
+    top_k, top_p = ops.cast(top_k, "int32"), ops.cast(top_p, log_probs.dtype)
+    sampling = temperature > 0
+    tempered = with_temperature(log_probs, ops.where(sampling, temperature, ops.ones_like(temperature)))
+    cut = ops.logical_and(top_k > 0, top_k < ops.shape(log_probs)[-1])
+    tempered = ops.where(cut, _kept(tempered, _ranks(tempered) < top_k), tempered)
+    tempered = ops.where(top_p < 1, _within_mass(tempered, top_p), tempered)
+    return ops.where(sampling, draw(tempered, uniforms), ops.cast(most_probable(log_probs), "int32"))
 
 
 def picker(temperature: float = 0.0, top_k: int | None = None, top_p: float | None = None):

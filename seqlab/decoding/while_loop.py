@@ -24,7 +24,7 @@ import keras
 import numpy as np
 from keras import ops
 
-from seqlab.decoding.sampling import picker
+from seqlab.decoding.sampling import pick_by, picker
 from seqlab.decoding.step import Generated, TokenChoice
 
 Step = Callable[..., tuple]
@@ -117,18 +117,25 @@ def continuation(decoded: dict, lengths, new_tokens) -> dict:
             for name, values in decoded.items()}
 
 
-def steps_decoder(steps, start: Callable, never: int | None = None, temperature: float = 0.0,
-                  top_k: int | None = None, top_p: float | None = None, eos_id: int | None = None,
-                  alternatives: int = 5) -> Callable:
+def steps_decoder(steps, start: Callable, never: int | None = None, sampling: bool = False,
+                  eos_id: int | None = None, alternatives: int = 5) -> Callable:
     """``run(source, buffer, lengths, new_tokens, uniforms=None) -> decode's dict`` over a model's
     ``seqlab.models.steps`` (``steps.step``, probabilities out), starting from ``start(source)``: the one decoder
-    the CLI compiles and the SavedModel's endpoints trace."""
-    step, pick = probability_step(steps.step, never), picker(temperature, top_k, top_p)
+    the CLI compiles and the SavedModel's endpoints trace. Greedy; with ``sampling``,
+    ``run(.., uniforms, temperature, top_k, top_p)`` takes the settings as scalar tensors (``pick_by``): one
+    graph for every setting, so a page's temperature slider never waits for a new trace."""
+    step = probability_step(steps.step, never)
 
     def run(source, buffer, lengths, new_tokens, uniforms=None):
+        return decode(step, start(source), buffer, lengths, new_tokens, picker(), uniforms, eos_id, alternatives)
+
+    def run_sampling(source, buffer, lengths, new_tokens, uniforms, temperature, top_k, top_p):
+        def pick(log_probs, draws):
+            return pick_by(log_probs, draws, temperature, top_k, top_p)
+
         return decode(step, start(source), buffer, lengths, new_tokens, pick, uniforms, eos_id, alternatives)
 
-    return run
+    return run_sampling if sampling else run
 
 
 def compiled(function: Callable, signature: list[tuple] | None = None, xla: bool = False) -> Callable:

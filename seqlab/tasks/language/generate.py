@@ -28,7 +28,7 @@ import numpy as np
 from keras import ops
 
 from seqlab import decoding
-from seqlab.decoding.arguments import check_max_new_tokens, rng_of
+from seqlab.decoding.arguments import check_max_new_tokens, check_temperature, check_top_k, check_top_p, rng_of
 from seqlab.decoding.while_loop import as_generated, compiled, continuation, steps_decoder
 from seqlab.models.recomputed_steps import recomputed_steps
 from seqlab.models.steps import Steps
@@ -106,37 +106,42 @@ def language_next(steps: Steps) -> decoding.NextFn:
     return next_fn
 
 
-def language_decoder(steps: Steps, vocabulary: int, temperature: float = 0.0, top_k: int | None = None,
-                     top_p: float | None = None, alternatives: int = ALTERNATIVES):
+def language_decoder(steps: Steps, vocabulary: int, sampling: bool = False, alternatives: int = ALTERNATIVES):
     """``run(buffer, buffer, lengths, new_tokens, uniforms)``: the compiled loop's decoder of a language model
     (``seqlab.decoding.while_loop.steps_decoder``), from an empty state, the padding id never generated: what
-    ``generate_text`` compiles and the SavedModel's ``generate`` traces."""
+    ``generate_text`` compiles (``sampling``: the settings are its inputs too) and the SavedModel's greedy
+    ``generate`` traces."""
     return steps_decoder(steps, lambda prompts: steps.initial(ops.shape(prompts)[0]), never=PAD_ID,
-                         temperature=temperature, top_k=top_k, top_p=top_p,
-                         alternatives=min(alternatives, vocabulary))
+                         sampling=sampling, alternatives=min(alternatives, vocabulary))
 
 
 def compiled_generate(steps: Steps, ids: list[int], tokens: int, vocabulary: int, temperature: float = 0.0,
                       top_k: int | None = None, top_p: float | None = None, seed=None) -> decoding.Generated:
-    """``tokens`` ids after ``ids`` through the compiled loop (one graph per model and decoding settings); the
-    same ids as ``decoding.sample`` with the same ``seed`` (its draws are ``rng.random`` of the seed too)."""
+    """``tokens`` ids after ``ids`` through the compiled loop (per model and vocabulary, one graph for greedy and
+    one for sampling, whatever its settings); the same ids as ``decoding.sample`` with the same ``seed`` (its
+    draws are ``rng.random`` of the seed too)."""
     tokens = check_max_new_tokens(tokens)
+    temperature, top_k, top_p = check_temperature(temperature), check_top_k(top_k), check_top_p(top_p)
     if not steps.in_graph:
         raise ValueError(f"{type(steps).__name__} has no step in keras.ops (Steps.step): it cannot generate.")
-    key = (temperature, top_k, top_p, vocabulary)
     made = vars(steps).setdefault("_decoders", {})  # compiled once per steps (so once per model)
+    sampling = temperature > 0  # greedy's graph is the smaller: no sort of the vocabulary at every step
+    key = (vocabulary, sampling)
     if key not in made:
-        decode = language_decoder(steps, vocabulary, temperature, top_k, top_p)
-        made[key] = compiled(decode, [((None, None), "int32"), ((None, None), "int32"), ((None,), "int32"),
-                                      ((), "int32"), ((None, None), "float32")], xla=steps.xla)
+        made[key] = compiled(language_decoder(steps, vocabulary, sampling), [
+            ((None, None), "int32"), ((None, None), "int32"), ((None,), "int32"), ((), "int32"),
+            ((None, None), "float32"), *([((), "float32"), ((), "int32"), ((), "float32")] if sampling else [])],
+            xla=steps.xla)
     # The buffer's width in powers of two (64 at least): an XLA-compiled loop compiles once per width.
     width = max(64, 1 << (len(ids) + tokens - 1).bit_length())
     buffer, uniforms = np.zeros((1, width), dtype="int32"), np.zeros((1, width), dtype="float32")
     buffer[0, : len(ids)] = ids
     uniforms[0, len(ids) : len(ids) + tokens] = rng_of(seed).random(tokens)  # one draw per step, as sample()'s
     buffer, lengths = ops.convert_to_tensor(buffer), ops.convert_to_tensor([len(ids)], "int32")
+    settings = (ops.convert_to_tensor(temperature, "float32"), ops.convert_to_tensor(top_k or 0, "int32"),
+                ops.convert_to_tensor(1.0 if top_p is None else top_p, "float32")) if sampling else ()
     decoded = made[key](buffer, buffer, lengths, ops.convert_to_tensor(tokens, "int32"),
-                        ops.convert_to_tensor(uniforms))
+                        ops.convert_to_tensor(uniforms), *settings)
     [generated] = as_generated(continuation(decoded, lengths, tokens))
     return generated
 
