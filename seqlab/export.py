@@ -240,7 +240,7 @@ def _trust_problem(source: Run | str | Path) -> str | None:
 def _load_trusted(source: Run | str | Path, trust: bool):
     """``(the loaded SavedModel, its path)``, after the trust check of ``load_serving``."""
     path = source.savedmodel_path if isinstance(source, Run) else Path(source)
-    if isinstance(source, Run) and not os.path.lexists(path):  # trained under jax where TensorFlow was missing
+    if isinstance(source, Run) and not source.has_savedmodel:  # trained without it (RunMeta.savedmodel_later)
         raise ValueError(f"Run {source.run_id!r} has no SavedModel yet: make it with python -m seqlab export "
                          f"{source.run_id} (where TensorFlow is installed).")
     problem = None if trust else _trust_problem(source)

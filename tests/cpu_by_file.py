@@ -67,11 +67,10 @@ def table(folder: Path) -> str:
     for part in folder.glob("*.json"):
         seen.update(json.loads(part.read_text()))
     lines = [f"{'file':60s} {'wall':>6s} {'self':>6s} {'child':>6s} {'waits':>6s} {'runs':>5s} {'writing':>7s}"]
-    for name, values in sorted(seen.items(), key=lambda item: -item[1][0]):
-        wall, own, children, runs, writing = [*values, 0, 0][:5]  # a table from before runs were counted
+    for name, (wall, own, children, runs, writing) in sorted(seen.items(), key=lambda item: -item[1][0]):
         lines.append(f"{name:60s} {wall:6.0f} {own:6.0f} {children:6.0f} {wall - own - children:6.0f} {runs:5.0f} "
                      f"{writing:7.0f}")
-    wall, own, children, runs, writing = ([sum([*values, 0, 0][i] for values in seen.values()) for i in range(5)])
+    wall, own, children, runs, writing = (sum(values[i] for values in seen.values()) for i in range(5))
     lines.append(f"{'total':60s} {wall:6.0f} {own:6.0f} {children:6.0f} {wall - own - children:6.0f} {runs:5.0f} "
                  f"{writing:7.0f}")
     return "\n".join(lines)

@@ -104,18 +104,17 @@ def draw(log_probs, uniforms):
 
 
 def pick_by(log_probs, uniforms, temperature, top_k, top_p):
-    """``picker``'s pick with the settings as scalar tensors, a compiled decoder's inputs, so that one graph serves
-    every setting: ``temperature`` 0 greedy, ``top_k`` 0 every id, ``top_p`` 1 all the mass. Each filter that
-    applies runs the ops ``filtered`` runs, in its order: the same ids for the same draws."""
+    """A draw under the settings given as scalar tensors, a compiled decoder's inputs, so that one graph samples
+    at every setting: ``temperature > 0`` (greedy has its own graph, ``picker()``), ``top_k`` 0 every id, ``top_p``
+    1 all the mass. Each filter that applies runs the ops ``filtered`` runs, in its order: the same ids for the
+    same draws."""
     log_probs = ops.convert_to_tensor(log_probs)
-    temperature = ops.cast(temperature, log_probs.dtype)
     top_k, top_p = ops.cast(top_k, "int32"), ops.cast(top_p, log_probs.dtype)
-    sampling = temperature > 0
-    tempered = with_temperature(log_probs, ops.where(sampling, temperature, ops.ones_like(temperature)))
+    tempered = with_temperature(log_probs, ops.cast(temperature, log_probs.dtype))
     cut = ops.logical_and(top_k > 0, top_k < ops.shape(log_probs)[-1])
     tempered = ops.where(cut, _kept(tempered, _ranks(tempered) < top_k), tempered)
     tempered = ops.where(top_p < 1, _within_mass(tempered, top_p), tempered)
-    return ops.where(sampling, draw(tempered, uniforms), ops.cast(most_probable(log_probs), "int32"))
+    return draw(tempered, uniforms)
 
 
 def picker(temperature: float = 0.0, top_k: int | None = None, top_p: float | None = None):

@@ -122,8 +122,9 @@ def steps_decoder(steps, start: Callable, never: int | None = None, sampling: bo
     """``run(source, buffer, lengths, new_tokens, uniforms=None) -> decode's dict`` over a model's
     ``seqlab.models.steps`` (``steps.step``, probabilities out), starting from ``start(source)``: the one decoder
     the CLI compiles and the SavedModel's endpoints trace. Greedy; with ``sampling``,
-    ``run(.., uniforms, temperature, top_k, top_p)`` takes the settings as scalar tensors (``pick_by``): one
-    graph for every setting, so a page's temperature slider never waits for a new trace."""
+    ``run(.., uniforms, temperature, top_k, top_p)`` draws under settings given as scalar tensors (``pick_by``,
+    temperature above 0): one graph for every setting, so a page's temperature slider never waits for a new
+    trace."""
     step = probability_step(steps.step, never)
 
     def run(source, buffer, lengths, new_tokens, uniforms=None):
